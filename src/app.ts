@@ -1,0 +1,53 @@
+// buildApp(config): registers plugins and routes, nothing else.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import auth from './plugins/auth.js';
+import docs from './plugins/docs.js';
+import errors, { clientErrorHandler, sendError } from './plugins/errors.js';
+import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
+import storePlugin from './plugins/store.js';
+import tokenRateLimit from './plugins/rate-limit.js';
+import healthRoutes from './routes/health.js';
+import plantRoutes from './routes/plants.js';
+import { componentSchemas } from '../generated/schemas.js';
+import { openStore } from './store/open-store.js';
+import type { Store } from './store/plant-store.js';
+import { exactIntegerKeyword } from './validation/exact-integer.js';
+
+/** Tokens must never reach the logs, not even from a query string. */
+const redactTokens = (url: string) => url.replace(/pst_[A-Za-z0-9_-]*/g, 'pst_[redacted]');
+
+export async function buildApp(config: Config, store?: Store): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            serializers: { req: (request) => ({ method: request.method, url: redactTokens(request.url), remoteAddress: request.ip }) },
+          },
+    bodyLimit: BODY_LIMIT,
+    exposeHeadRoutes: false,
+    trustProxy: config.trustProxy,
+    clientErrorHandler,
+    frameworkErrors: (error, _request, reply) => sendError(reply, 400, `The request URL is not valid: ${error.message}.`),
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },
+      plugins: [exactIntegerKeyword],
+    },
+  });
+
+  for (const schema of componentSchemas) app.addSchema(schema);
+  await app.register(errors);
+  await app.register(jsonBody);
+  await app.register(storePlugin, { store: store ?? (await openStore(config)) });
+
+  await app.register(healthRoutes);
+  await app.register(docs);
+  await app.register(async function protectedRoutes(scope) {
+    await scope.register(auth, { authFailuresPerMinute: config.authFailuresPerMinute });
+    await scope.register(tokenRateLimit, { perMinute: config.rateLimitPerMinute });
+    await scope.register(plantRoutes);
+  });
+  return app;
+}

@@ -1,0 +1,25 @@
+// Token format and hashing: opaque random tokens, kept only as SHA-256 hashes.
+import { createHash, randomBytes } from 'node:crypto';
+import type { TokenStore } from '../store/plant-store.js';
+
+const PREFIX = 'pst_';
+/** 32 random bytes in base64url are 43 characters. */
+const TOKEN = /^pst_[A-Za-z0-9_-]{43}$/;
+export const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+export function looksLikeToken(text: string): boolean {
+  return TOKEN.test(text);
+}
+
+export async function createToken(store: TokenStore, user: string): Promise<{ id: number; token: string }> {
+  if (!USER_NAME.test(user)) {
+    throw new Error(`"${user}" is not a valid user name: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
+  }
+  const token = PREFIX + randomBytes(32).toString('base64url');
+  const id = await store.addToken(user, hashToken(token));
+  return { id, token };
+}

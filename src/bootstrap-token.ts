@@ -1,0 +1,14 @@
+// First start on an empty database: create a token for user `default` and show it once,
+// on the terminal (stderr), never in the JSON log stream.
+import type { Config } from './config.js';
+import { createToken } from './auth/tokens.js';
+import type { TokenStore } from './store/plant-store.js';
+
+export async function printBootstrapToken(config: Config, store: TokenStore, write = (text: string) => process.stderr.write(text)) {
+  if (!config.bootstrapToken || (await store.countTokens()) > 0) return;
+  const { token } = await createToken(store, 'default');
+  write(
+    `\nNo tokens existed, so one was created for user "default" (shown only this once):\n\n  ${token}\n\n` +
+      `Try: curl -H "Authorization: Bearer ${token}" http://${config.host}:${config.port}/plants  (BOOTSTRAP_TOKEN=off disables this)\n\n`,
+  );
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// The `plant-store` command: serve, and token create/list/revoke on DATABASE_PATH.
+import { createToken } from './auth/tokens.js';
+import { loadConfig } from './config.js';
+import { serve } from './server.js';
+import { openStore } from './store/open-store.js';
+
+const USAGE = `Usage:
+  plant-store serve                  start the service (same as npm start)
+  plant-store token create <user>    print a new token for <user>, alone, on stdout
+  plant-store token list             list token ids and their users (never the tokens)
+  plant-store token revoke <id>      revoke a token; it fails on its next request
+All commands use DATABASE_PATH (default ./data/plants.db).`;
+
+class UsageError extends Error {}
+
+async function tokenCommand(args: string[]): Promise<void> {
+  const [action, argument, ...extra] = args;
+  if (extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
+  const store = await openStore(loadConfig());
+  try {
+    if (action === 'create' && argument !== undefined) {
+      const { token } = await createToken(store, argument);
+      process.stdout.write(`${token}\n`);
+    } else if (action === 'list' && argument === undefined) {
+      const tokens = await store.listTokens();
+      const lines = tokens.map((token) => [String(token.id), token.user, token.createdAt, token.revokedAt ? `revoked ${token.revokedAt}` : 'active'].join('\t'));
+      process.stdout.write(['ID\tUSER\tCREATED\tSTATE', ...lines].join('\n') + '\n');
+    } else if (action === 'revoke' && argument !== undefined) {
+      if (!/^[1-9]\d{0,15}$/.test(argument)) throw new UsageError(`"${argument}" is not a token id; see "plant-store token list"`);
+      if (!(await store.revokeToken(Number(argument)))) throw new Error(`no active token has id ${argument}; see "plant-store token list"`);
+      process.stderr.write(`revoked token ${argument}\n`);
+    } else {
+      throw new UsageError(`unknown token command: ${args.join(' ') || '(none)'}`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(args: string[]): Promise<void> {
+  const [command, ...rest] = args;
+  if (command === 'serve' && rest.length === 0) return serve();
+  if (command === 'token') return tokenCommand(rest);
+  if (command === undefined || command === 'help' || command === '--help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  throw new UsageError(`unknown command: ${command}`);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`plant-store: ${(error as Error).message}\n`);
+  if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

@@ -1,0 +1,58 @@
+// Environment -> typed Config; a bad value stops start-up with a message naming the variable.
+
+export interface Config {
+  port: number;
+  host: string;
+  databasePath: string;
+  logLevel: string;
+  /** Requests a minute per token; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** Failed authentications a minute per client address before 429. */
+  authFailuresPerMinute: number;
+  /** Create and print a token for user `default` when the database has none. */
+  bootstrapToken: boolean;
+  /** Trust X-Forwarded-For for the client address (only behind a proxy you run). */
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not "${text}"`);
+  }
+  return Number(text);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const text = env[name]?.toLowerCase();
+  if (text === undefined || text === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(text)) return true;
+  if (['0', 'false', 'off', 'no'].includes(text)) return false;
+  throw new ConfigError(`${name} must be on or off (true/false, 1/0), not "${env[name]}"`);
+}
+
+function oneOf(env: Env, name: string, fallback: string, allowed: string[]): string {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!allowed.includes(text)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, not "${text}"`);
+  return text;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databasePath: env.DATABASE_PATH || './data/plants.db',
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 1_000_000_000),
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000_000),
+    bootstrapToken: boolean(env, 'BOOTSTRAP_TOKEN', true),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+  };
+}

@@ -1,0 +1,17 @@
+// Every error the service raises on purpose, named once. Messages are shown to clients.
+import createError from '@fastify/error';
+
+export const InvalidCursor = createError('PLANT_STORE_INVALID_CURSOR', 'The cursor is not one this service issued; start again from the first page, without cursor.', 400);
+export const InvalidJson = createError('PLANT_STORE_INVALID_JSON', 'The body is not valid JSON: %s', 400);
+export const PlantConflict = createError('PLANT_STORE_CONFLICT', 'A plant with id %s already exists with a different name or tag; delete it first or use another id.', 409);
+export const PlantNotFound = createError('PLANT_STORE_NOT_FOUND', 'You have no plant with id %s.', 404);
+export const MissingToken = createError('PLANT_STORE_MISSING_TOKEN', 'This request needs a bearer token: send the header "Authorization: Bearer <token>".', 401);
+export const InvalidToken = createError('PLANT_STORE_INVALID_TOKEN', 'The bearer token is not valid; it may have been revoked. Ask for a new one.', 401);
+export const TooManyAuthFailures = createError('PLANT_STORE_AUTH_FAILURES', 'Too many failed authentications from your address; retry in %s seconds.', 429);
+export const TooManyRequests = createError('PLANT_STORE_RATE_LIMITED', 'Too many requests for this token; retry in %s seconds.', 429);
+export const DatabaseUnavailable = createError('PLANT_STORE_DATABASE_UNAVAILABLE', 'The database is not reachable; try again shortly.', 503);
+
+/** Errors whose message may be shown even when their status is 5xx. */
+export function isPublicError(error: { code?: string }): boolean {
+  return typeof error.code === 'string' && error.code.startsWith('PLANT_STORE_');
+}

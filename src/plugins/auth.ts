@@ -1,0 +1,61 @@
+// Bearer authentication for the scope it is registered in: hashed token lookup,
+// RFC 6750 challenges, and a per-address limit on failures.
+import bearerAuth from '@fastify/bearer-auth';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hashToken, looksLikeToken } from '../auth/tokens.js';
+import { FailureLimiter } from '../auth/failure-limiter.js';
+import { InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The user whose token authenticated this request. */
+    user: string;
+    tokenId: number;
+  }
+}
+
+const CHALLENGE = 'Bearer realm="plant-store"';
+/** A token was sent in the Bearer scheme, even if it is malformed. */
+const SENT_BEARER_TOKEN = /^bearer[ \t]+\S/i;
+
+export default fp(
+  async function auth(app: FastifyInstance, options: { authFailuresPerMinute: number }) {
+    const failures = new FailureLimiter(options.authFailuresPerMinute);
+    app.decorateRequest('user', '');
+    app.decorateRequest('tokenId', 0);
+
+    await app.register(bearerAuth, {
+      keys: new Set<string>(), // unused: `auth` looks tokens up by hash
+      addHook: false,
+      specCompliance: 'rfc6749', // the scheme name is case-insensitive
+      verifyErrorLogLevel: 'info' as const,
+      async auth(key: string, request: FastifyRequest) {
+        if (!looksLikeToken(key)) return false;
+        const owner = await app.store.findToken(hashToken(key));
+        if (owner === undefined) return false;
+        request.user = owner.user;
+        request.tokenId = owner.tokenId;
+        return true;
+      },
+    });
+
+    app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+      const wait = failures.blockedFor(request.ip);
+      if (wait > 0) {
+        reply.header('retry-after', wait);
+        return done(new TooManyAuthFailures(wait));
+      }
+      app.verifyBearerAuth!(request, reply, (error?: Error & { code?: string }) => {
+        if (error === undefined) return done();
+        // bearer-auth reports its own failures with codes; anything else is a store fault.
+        if (error.code === undefined) return done(error);
+        failures.recordFailure(request.ip);
+        const sentToken = SENT_BEARER_TOKEN.test(request.headers.authorization ?? '');
+        reply.header('www-authenticate', sentToken ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE);
+        done(sentToken ? new InvalidToken() : new MissingToken());
+      });
+    });
+  },
+  { name: 'auth', dependencies: ['store'] },
+);

@@ -1,0 +1,104 @@
+// One error handler and one not-found handler for the whole app: every non-2xx answer
+// is the Error shape {error, message} with error equal to the HTTP status.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { isPublicError } from '../errors.js';
+import { BODY_LIMIT } from './json-body.js';
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+function describeValidation(context: string | undefined, issue: ValidationIssue): string {
+  const where = (context ?? 'request') + issue.instancePath.replace(/\//g, '.');
+  if (issue.keyword === 'additionalProperties') return `${where} has an unknown property "${String(issue.params.additionalProperty)}"; remove it.`;
+  if (issue.keyword === 'required') return `${where} is missing the required property "${String(issue.params.missingProperty)}".`;
+  if (issue.keyword === 'pattern' && context === 'body') return `${where} must not contain control characters or unpaired surrogates.`;
+  return `${where} ${issue.message ?? 'is not valid'}.`;
+}
+
+const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}...` : text);
+
+/** Messages for Fastify's own client errors, so each says what to do. */
+function frameworkMessage(error: FastifyError, request: FastifyRequest): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return `Send the body as application/json, not ${clip(String(request.headers['content-type'] ?? 'without a Content-Type'))}.`;
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return `The request body is larger than ${BODY_LIMIT} bytes.`;
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The body is empty; send a JSON object.';
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'The Content-Length header does not match the body.';
+    default:
+      return error.message;
+  }
+}
+
+export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send({ error: status, message });
+}
+
+function routePattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/** Answers for errors raised before Fastify has a request, such as a malformed request line. */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message =
+    status === 431 ? 'The request headers are too large.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP.';
+  const body = JSON.stringify({ error: status, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+export default fp(
+  async function errors(app: FastifyInstance) {
+    const routes: Array<{ pattern: RegExp; methods: string[] }> = [];
+    app.addHook('onRoute', (route) => {
+      const methods = [route.method].flat();
+      const known = routes.find((entry) => entry.pattern.source === routePattern(route.url).source);
+      if (known) known.methods.push(...methods);
+      else routes.push({ pattern: routePattern(route.url), methods });
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0]!;
+      const allowed = routes.filter((route) => route.pattern.test(path)).flatMap((route) => route.methods);
+      if (allowed.length > 0) {
+        reply.header('allow', [...new Set(allowed)].join(', '));
+        return sendError(reply, 405, `${request.method} is not allowed on ${clip(path)}; use ${[...new Set(allowed)].join(' or ')}.`);
+      }
+      return sendError(reply, 404, `There is nothing at ${request.method} ${clip(path)}; see /docs for the API.`);
+    });
+
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error.validation) {
+        return sendError(reply, 400, describeValidation(error.validationContext, error.validation[0] as ValidationIssue));
+      }
+      const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
+      if (status >= 500 && !isPublicError(error)) {
+        request.log.error({ err: error }, 'request failed');
+        return sendError(reply, status === 503 ? 503 : 500, `Something went wrong on our side; it is logged as request ${request.id}. Please retry.`);
+      }
+      return sendError(reply, status, frameworkMessage(error, request));
+    });
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,19 @@
+// Per-token request limit for the scope it is registered in (after auth, which names the token).
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { TooManyRequests } from '../errors.js';
+
+export default fp(
+  async function tokenRateLimit(app: FastifyInstance, options: { perMinute: number }) {
+    if (options.perMinute === 0) return;
+    await app.register(rateLimit, {
+      max: options.perMinute,
+      timeWindow: 60_000,
+      hook: 'onRequest',
+      keyGenerator: (request) => `token:${request.tokenId}`,
+      errorResponseBuilder: (_request, context) => new TooManyRequests(Math.ceil(context.ttl / 1000)),
+    });
+  },
+  { name: 'token-rate-limit', dependencies: ['auth'] },
+);

@@ -1,0 +1,45 @@
+// The three plant operations; schemas and types come from generated/, storage from app.store.
+import type { FastifyInstance } from 'fastify';
+import type { operations } from '../../generated/types.js';
+import { PlantConflict, PlantNotFound } from '../errors.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { operation } from './operation.js';
+
+type ListQuery = NonNullable<operations['listPlants']['parameters']['query']>;
+type NewPlant = operations['addPlant']['requestBody']['content']['application/json'];
+type DeleteParams = operations['deletePlant']['parameters']['path'];
+
+export default async function plantRoutes(app: FastifyInstance) {
+  app.route<{ Querystring: ListQuery }>({
+    ...operation('listPlants'),
+    handler: async (request, reply) => {
+      const limit = Number(request.query.limit); // validation filled in the default
+      const cursor = request.query.cursor;
+      const page = await app.store.listPlants(request.user, cursor === undefined ? undefined : decodeCursor(cursor), limit);
+      if (page.lastId !== undefined) {
+        reply.header('link', `</plants?limit=${limit}&cursor=${encodeCursor(page.lastId)}>; rel="next"`);
+      }
+      return page.plants;
+    },
+  });
+
+  app.route<{ Body: NewPlant }>({
+    ...operation('addPlant'),
+    handler: async (request) => {
+      const { id, name, tag } = request.body;
+      const plant = tag === undefined ? { name } : { name, tag };
+      const result = await app.store.addPlant(request.user, { id: BigInt(id), ...plant });
+      if (result === 'conflict') throw new PlantConflict(String(id));
+      return plant;
+    },
+  });
+
+  app.route<{ Params: DeleteParams }>({
+    ...operation('deletePlant'),
+    handler: async (request, reply) => {
+      const id = BigInt(request.params.id);
+      if (!(await app.store.deletePlant(request.user, id))) throw new PlantNotFound(String(id));
+      return reply.code(204).send();
+    },
+  });
+}

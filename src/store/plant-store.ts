@@ -1,0 +1,48 @@
+// The storage interface the routes talk to; SQLite implements it, others can follow.
+import type { components } from '../../generated/types.js';
+
+export type Plant = components['schemas']['Plant'];
+/** A NewPlant once validated: its id is exact. */
+export type StoredPlant = Omit<components['schemas']['NewPlant'], 'id'> & { id: bigint };
+
+export type AddResult = 'created' | 'unchanged' | 'conflict';
+
+export interface PlantPage {
+  plants: Plant[];
+  /** The id of the last plant on this page when more follow. */
+  lastId?: bigint;
+}
+
+export interface TokenOwner {
+  tokenId: number;
+  user: string;
+}
+
+export interface TokenInfo {
+  id: number;
+  user: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface PlantStore {
+  /** Resolves only after the plant is committed (or found identical, or conflicting). */
+  addPlant(owner: string, plant: StoredPlant): Promise<AddResult>;
+  /** Plants of `owner` with id greater than `after`, ascending. */
+  listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage>;
+  /** Resolves true after the deletion is committed, false when there was no such plant. */
+  deletePlant(owner: string, id: bigint): Promise<boolean>;
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface TokenStore {
+  /** Looks a token up by its SHA-256 hash; revoked tokens are not found. */
+  findToken(hash: Buffer): Promise<TokenOwner | undefined>;
+  addToken(user: string, hash: Buffer): Promise<number>;
+  listTokens(): Promise<TokenInfo[]>;
+  revokeToken(id: number): Promise<boolean>;
+  countTokens(): Promise<number>;
+}
+
+export type Store = PlantStore & TokenStore;

@@ -1,0 +1,90 @@
+// The SQLite store: statements prepared once, plain SQL, writes through group commit.
+import type { AddResult, PlantPage, Store, StoredPlant, TokenInfo, TokenOwner } from '../plant-store.js';
+import { openDatabase, type SqliteDatabase } from './database.js';
+import { GroupCommit } from './group-commit.js';
+
+type PlantRow = [id: bigint, name: string, tag: string | null];
+
+function prepare(db: SqliteDatabase) {
+  return {
+    insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
+    findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?'),
+    firstPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = ? ORDER BY id LIMIT ?').raw().safeIntegers(),
+    nextPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = ? AND id > ? ORDER BY id LIMIT ?').raw().safeIntegers(),
+    delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
+    findToken: db.prepare('SELECT id, user FROM tokens WHERE hash = ? AND revoked_at IS NULL'),
+    addToken: db.prepare("INSERT INTO tokens (user, hash, created_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ'))"),
+    listTokens: db.prepare('SELECT id, user, created_at AS createdAt, revoked_at AS revokedAt FROM tokens ORDER BY id'),
+    revokeToken: db.prepare("UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ') WHERE id = ? AND revoked_at IS NULL"),
+    countTokens: db.prepare('SELECT count(*) FROM tokens').pluck(),
+    ping: db.prepare('SELECT 1 FROM plants LIMIT 1'),
+  };
+}
+
+export class SqliteStore implements Store {
+  readonly db: SqliteDatabase;
+  readonly #sql: ReturnType<typeof prepare>;
+  readonly #writes: GroupCommit;
+
+  constructor(path: string) {
+    this.db = openDatabase(path);
+    this.#sql = prepare(this.db);
+    this.#writes = new GroupCommit(this.db);
+  }
+
+  addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
+    const tag = plant.tag ?? null;
+    return this.#writes.run(() => {
+      if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) return 'created';
+      const existing = this.#sql.findOne.get(owner, plant.id) as { name: string; tag: string | null };
+      return existing.name === plant.name && existing.tag === tag ? 'unchanged' : 'conflict';
+    });
+  }
+
+  async listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
+    // One row more than asked tells whether another page follows.
+    const rows = (after === undefined ? this.#sql.firstPage.all(owner, limit + 1) : this.#sql.nextPage.all(owner, after, limit + 1)) as PlantRow[];
+    const more = rows.length > limit;
+    if (more) rows.pop();
+    const plants = rows.map(([, name, tag]) => (tag === null ? { name } : { name, tag }));
+    return more ? { plants, lastId: rows[rows.length - 1]![0] } : { plants };
+  }
+
+  deletePlant(owner: string, id: bigint): Promise<boolean> {
+    return this.#writes.run(() => this.#sql.delete.run(owner, id).changes === 1);
+  }
+
+  async findToken(hash: Buffer): Promise<TokenOwner | undefined> {
+    const row = this.#sql.findToken.get(hash) as { id: number; user: string } | undefined;
+    return row && { tokenId: row.id, user: row.user };
+  }
+
+  addToken(user: string, hash: Buffer): Promise<number> {
+    return this.#writes.run(() => Number(this.#sql.addToken.run(user, hash).lastInsertRowid));
+  }
+
+  async listTokens(): Promise<TokenInfo[]> {
+    return this.#sql.listTokens.all() as TokenInfo[];
+  }
+
+  revokeToken(id: number): Promise<boolean> {
+    return this.#writes.run(() => this.#sql.revokeToken.run(id).changes === 1);
+  }
+
+  async countTokens(): Promise<number> {
+    return this.#sql.countTokens.get() as number;
+  }
+
+  async isReady(): Promise<boolean> {
+    try {
+      this.#sql.ping.get();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
