@@ -7,6 +7,7 @@ import errors, { clientErrorHandler, sendError } from './plugins/errors.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
+import routeTable from './plugins/route-table.js';
 import healthRoutes from './routes/health.js';
 import plantRoutes from './routes/plants.js';
 import { componentSchemas } from '../generated/schemas.js';
@@ -17,13 +18,21 @@ import { exactIntegerKeyword } from './validation/exact-integer.js';
 /** Tokens must never reach the logs, not even from a query string. */
 const redactTokens = (url: string) => url.replace(/pst_[A-Za-z0-9_-]*/g, 'pst_[redacted]');
 
-export async function buildApp(config: Config, store?: Store): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** A store opened elsewhere; by default the one the configuration names. */
+  store?: Store;
+  /** Where JSON log lines go; stdout by default. */
+  logStream?: { write(line: string): void };
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
         ? false
         : {
             level: config.logLevel,
+            ...(options.logStream && { stream: options.logStream }),
             serializers: { req: (request) => ({ method: request.method, url: redactTokens(request.url), remoteAddress: request.ip }) },
           },
     bodyLimit: BODY_LIMIT,
@@ -38,9 +47,10 @@ export async function buildApp(config: Config, store?: Store): Promise<FastifyIn
   });
 
   for (const schema of componentSchemas) app.addSchema(schema);
+  await app.register(routeTable);
   await app.register(errors);
   await app.register(jsonBody);
-  await app.register(storePlugin, { store: store ?? (await openStore(config)) });
+  await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
 
   await app.register(healthRoutes);
   await app.register(docs);

@@ -12,8 +12,7 @@ export default async function docs(app: FastifyInstance) {
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
-    // validatorUrl null: the UI would otherwise fetch a badge from a public validator.
-    uiConfig: { validatorUrl: null, persistAuthorization: false, tryItOutEnabled: true },
+    uiConfig: { persistAuthorization: false, tryItOutEnabled: true },
   });
 
   app.route({

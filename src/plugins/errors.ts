@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { isPublicError } from '../errors.js';
 import { BODY_LIMIT } from './json-body.js';
+import { methodsAt } from './route-table.js';
 
 interface ValidationIssue {
   keyword: string;
@@ -44,14 +45,6 @@ export function sendError(reply: FastifyReply, status: number, message: string):
   return reply.code(status).type('application/json; charset=utf-8').send({ error: status, message });
 }
 
-function routePattern(url: string): RegExp {
-  const source = url
-    .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${source}$`);
-}
-
 /** Answers for errors raised before Fastify has a request, such as a malformed request line. */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -70,20 +63,12 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 
 export default fp(
   async function errors(app: FastifyInstance) {
-    const routes: Array<{ pattern: RegExp; methods: string[] }> = [];
-    app.addHook('onRoute', (route) => {
-      const methods = [route.method].flat();
-      const known = routes.find((entry) => entry.pattern.source === routePattern(route.url).source);
-      if (known) known.methods.push(...methods);
-      else routes.push({ pattern: routePattern(route.url), methods });
-    });
-
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0]!;
-      const allowed = routes.filter((route) => route.pattern.test(path)).flatMap((route) => route.methods);
+      const allowed = methodsAt(app.routeTable, path);
       if (allowed.length > 0) {
-        reply.header('allow', [...new Set(allowed)].join(', '));
-        return sendError(reply, 405, `${request.method} is not allowed on ${clip(path)}; use ${[...new Set(allowed)].join(' or ')}.`);
+        reply.header('allow', allowed.join(', '));
+        return sendError(reply, 405, `${request.method} is not allowed on ${clip(path)}; use ${allowed.join(' or ')}.`);
       }
       return sendError(reply, 404, `There is nothing at ${request.method} ${clip(path)}; see /docs for the API.`);
     });
@@ -100,5 +85,5 @@ export default fp(
       return sendError(reply, status, frameworkMessage(error, request));
     });
   },
-  { name: 'errors' },
+  { name: 'errors', dependencies: ['route-table'] },
 );

@@ -27,6 +27,7 @@ function onDuplicateKey({ key }: { key: string }): never {
 }
 
 export function parseExactJson(text: string): unknown {
+  if (text.trim() === '') throw new InvalidJson('it is empty; send a JSON object');
   try {
     return parse(text, null, { parseNumber, onDuplicateKey });
   } catch (error) {
@@ -37,8 +38,11 @@ export function parseExactJson(text: string): unknown {
 }
 
 export default fp(async function jsonBody(app: FastifyInstance) {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
+  // JSON only: Fastify's text/plain parser would let other content types reach validation.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    // Some clients label a bodiless DELETE as JSON; only operations that take a body need one.
+    if (body === '' && request.routeOptions.schema?.body === undefined) return done(null, undefined);
     try {
       done(null, parseExactJson(body as string));
     } catch (error) {

@@ -13,6 +13,8 @@ const MAX_BATCH = 1000;
 export class GroupCommit {
   #queue: Pending[] = [];
   #scheduled = false;
+  /** Transactions committed so far; tests read it to see writes share one. */
+  commits = 0;
   readonly #db: SqliteDatabase;
   readonly #statements;
 
@@ -64,6 +66,7 @@ export class GroupCommit {
         }
       }
       commit.run();
+      this.commits++;
     } catch (error) {
       // BEGIN, a savepoint or COMMIT itself failed: nothing in this batch is durable.
       if (this.#db.inTransaction) rollback.run();

@@ -24,17 +24,17 @@ function prepare(db: SqliteDatabase) {
 export class SqliteStore implements Store {
   readonly db: SqliteDatabase;
   readonly #sql: ReturnType<typeof prepare>;
-  readonly #writes: GroupCommit;
+  readonly writes: GroupCommit;
 
   constructor(path: string) {
     this.db = openDatabase(path);
     this.#sql = prepare(this.db);
-    this.#writes = new GroupCommit(this.db);
+    this.writes = new GroupCommit(this.db);
   }
 
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
     const tag = plant.tag ?? null;
-    return this.#writes.run(() => {
+    return this.writes.run(() => {
       if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) return 'created';
       const existing = this.#sql.findOne.get(owner, plant.id) as { name: string; tag: string | null };
       return existing.name === plant.name && existing.tag === tag ? 'unchanged' : 'conflict';
@@ -51,7 +51,7 @@ export class SqliteStore implements Store {
   }
 
   deletePlant(owner: string, id: bigint): Promise<boolean> {
-    return this.#writes.run(() => this.#sql.delete.run(owner, id).changes === 1);
+    return this.writes.run(() => this.#sql.delete.run(owner, id).changes === 1);
   }
 
   async findToken(hash: Buffer): Promise<TokenOwner | undefined> {
@@ -60,7 +60,7 @@ export class SqliteStore implements Store {
   }
 
   addToken(user: string, hash: Buffer): Promise<number> {
-    return this.#writes.run(() => Number(this.#sql.addToken.run(user, hash).lastInsertRowid));
+    return this.writes.run(() => Number(this.#sql.addToken.run(user, hash).lastInsertRowid));
   }
 
   async listTokens(): Promise<TokenInfo[]> {
@@ -68,7 +68,7 @@ export class SqliteStore implements Store {
   }
 
   revokeToken(id: number): Promise<boolean> {
-    return this.#writes.run(() => this.#sql.revokeToken.run(id).changes === 1);
+    return this.writes.run(() => this.#sql.revokeToken.run(id).changes === 1);
   }
 
   async countTokens(): Promise<number> {

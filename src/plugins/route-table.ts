@@ -1,0 +1,43 @@
+// Records every route as it is added, so the app can tell "wrong method" (405) from
+// "no such path" (404) and tests can compare what is served with openapi.yaml.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+export interface RouteEntry {
+  url: string;
+  methods: string[];
+  pattern: RegExp;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteEntry[];
+  }
+}
+
+function routePattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/** Methods served at a concrete path such as /plants/42. */
+export function methodsAt(table: RouteEntry[], path: string): string[] {
+  return [...new Set(table.filter((route) => route.pattern.test(path)).flatMap((route) => route.methods))];
+}
+
+export default fp(
+  async function routeTable(app: FastifyInstance) {
+    const table: RouteEntry[] = [];
+    app.decorate('routeTable', table);
+    app.addHook('onRoute', (route) => {
+      const methods = [route.method].flat();
+      const known = table.find((entry) => entry.url === route.url);
+      if (known) known.methods.push(...methods);
+      else table.push({ url: route.url, methods, pattern: routePattern(route.url) });
+    });
+  },
+  { name: 'route-table' },
+);

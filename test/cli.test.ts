@@ -1,0 +1,47 @@
+// The `plant-store token` commands against the same database the server uses.
+import { join } from 'node:path';
+import t from 'tap';
+import { fetchChecked, tempDir } from './helpers/app.js';
+import { runCli, startServer } from './helpers/process.js';
+
+t.test('token create, list and revoke, on a database file that does not exist yet', async (t) => {
+  const env = { DATABASE_PATH: join(tempDir(t), 'new', 'folder', 'plants.db') };
+  const created = await runCli(['token', 'create', 'alice'], env);
+  t.equal(created.code, 0);
+  t.match(created.stdout, /^pst_[A-Za-z0-9_-]{43}\n$/, 'only the token, for scripts');
+  const token = created.stdout.trim();
+  await runCli(['token', 'create', 'bob'], env);
+
+  const listed = await runCli(['token', 'list'], env);
+  t.equal(listed.code, 0);
+  t.match(listed.stdout, /^ID\tUSER\tCREATED\tSTATE\n1\talice\t\S+\tactive\n2\tbob\t\S+\tactive\n$/);
+  t.notMatch(listed.stdout, /pst_/, 'never the tokens');
+
+  const server = await startServer(t, env);
+  const auth = { headers: { authorization: `Bearer ${token}` } };
+  t.equal((await fetchChecked(t, server.url, '/plants', auth)).status, 200);
+  const revoked = await runCli(['token', 'revoke', '1'], env);
+  t.equal(revoked.code, 0);
+  const refused = await fetchChecked(t, server.url, '/plants', auth);
+  t.equal(refused.status, 401, 'refused on its next request, without a restart');
+  t.equal(refused.headers['www-authenticate'], 'Bearer realm="plant-store", error="invalid_token"');
+  t.match((await runCli(['token', 'list'], env)).stdout, /1\talice\t\S+\trevoked \S+/);
+});
+
+t.test('mistakes are explained', async (t) => {
+  const env = { DATABASE_PATH: join(tempDir(t), 'plants.db') };
+  const unknown = await runCli(['token', 'revoke', '42'], env);
+  t.equal(unknown.code, 1);
+  t.match(unknown.stderr, /no active token has id 42/);
+  for (const args of [['token', 'revoke', 'abc'], ['token'], ['token', 'create'], ['frobnicate']]) {
+    const result = await runCli(args, env);
+    t.equal(result.code, 2, args.join(' '));
+    t.match(result.stderr, /Usage:/);
+  }
+  const badUser = await runCli(['token', 'create', 'no spaces'], env);
+  t.equal(badUser.code, 1);
+  t.match(badUser.stderr, /not a valid user name/);
+  const help = await runCli(['--help'], env);
+  t.equal(help.code, 0);
+  t.match(help.stdout, /token create <user>/);
+});

@@ -1,0 +1,26 @@
+// Runs after the suite (tap `after`): fails the run, listing them, when a declared
+// (operation, status) pair of openapi.yaml was never answered in any test.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { coverageDir, declaredPairs } from '../helpers/contract.js';
+
+const files = existsSync(coverageDir) ? readdirSync(coverageDir).map((name) => join(coverageDir, name)) : [];
+const seen = new Set<string>();
+for (const file of files) {
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line === '') continue;
+    const entry = JSON.parse(line) as { id?: string; status?: string };
+    if (entry.id !== undefined) seen.add(`${entry.id} ${entry.status}`);
+  }
+}
+const missing = declaredPairs().filter((pair) => !seen.has(pair));
+// `npm test` runs the whole suite and enforces; a run of a few files (npx tap test/x.test.ts) cannot cover everything.
+const wholeSuite = process.env.PLANT_STORE_CONTRACT_COVERAGE === 'enforce';
+if (missing.length === 0) {
+  console.log(`contract sentinel: all ${declaredPairs().length} declared (operation, status) pairs were exercised`);
+} else if (!wholeSuite) {
+  console.log(`contract sentinel: partial run, ${missing.length} declared pairs not exercised (not enforced)`);
+} else {
+  console.error(`contract sentinel: these declared (operation, status) pairs were never exercised by any test:\n  ${missing.join('\n  ')}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,5 @@
+// Runs before the suite (tap `before`): starts the contract sentinel's record afresh.
+import { rmSync } from 'node:fs';
+import { coverageDir } from '../helpers/contract.js';
+
+rmSync(coverageDir, { recursive: true, force: true });

@@ -1,0 +1,55 @@
+// The served contract equals openapi.yaml, and the app serves exactly its operations.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { parse } from 'yaml';
+import { operations } from '../../generated/schemas.js';
+import { buildTestApp, inject } from '../helpers/app.js';
+import { projectRoot } from '../helpers/paths.js';
+
+const yamlText = readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8');
+
+t.test('/openapi.json deep-equals the parsed openapi.yaml; /openapi.yaml is the file', async (t) => {
+  const app = await buildTestApp(t);
+  const json = await inject(t, app, { url: '/openapi.json' });
+  t.match(json.headers['content-type'], /^application\/json/);
+  t.same(json.json(), parse(yamlText));
+  const document = json.json();
+  t.equal(document.openapi, '3.1.0');
+  t.same(document.info.license, { name: 'MIT', identifier: 'MIT' });
+  t.equal(document.info.version, '1.0.0');
+  const yaml = await inject(t, app, { url: '/openapi.yaml' });
+  t.match(yaml.headers['content-type'], /^application\/yaml/);
+  t.equal(yaml.body, yamlText);
+});
+
+t.test('the app serves exactly the operations of openapi.yaml, apart from the docs UI', async (t) => {
+  const app = await buildTestApp(t);
+  const served = app.routeTable
+    .filter((route) => !route.url.startsWith('/docs'))
+    .flatMap((route) => route.methods.map((method) => `${method} ${route.url}`))
+    .sort();
+  const declared = Object.values(operations)
+    .map((operation) => `${operation.method} ${operation.url}`)
+    .sort();
+  t.same(served, declared);
+  t.ok(app.routeTable.some((route) => route.url === '/docs'), 'the docs UI is served');
+});
+
+t.test('every plant operation needs bearerAuth and every open one declares security: []', async (t) => {
+  const document = parse(yamlText);
+  t.same(document.security, [{ bearerAuth: [] }]);
+  for (const [id, operation] of Object.entries(operations)) {
+    t.equal(operation.public, !operation.url.startsWith('/plants'), `${id} is ${operation.public ? 'open' : 'protected'}`);
+  }
+});
+
+t.test('Swagger UI is served from this machine only', async (t) => {
+  const app = await buildTestApp(t);
+  const page = await inject(t, app, { url: '/docs/' });
+  t.equal(page.status, 200);
+  t.notMatch(page.body, /(src|href)="https?:/, 'no remote scripts or styles');
+  const initializer = await inject(t, app, { url: '/docs/static/swagger-initializer.js' });
+  t.equal(initializer.status, 200);
+  t.match(initializer.body, /validatorUrl: null/, 'no call to the public validator badge');
+});

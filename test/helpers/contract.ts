@@ -1,0 +1,122 @@
+// The contract sentinel: every response a test receives is checked against openapi.yaml,
+// and each (operation, status) seen is recorded so the run can prove every declared pair was exercised.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { openApiDocument } from '../../generated/openapi.js';
+import { componentSchemas, operations, type OperationId } from '../../generated/schemas.js';
+import { projectRoot } from './paths.js';
+
+export const coverageDir = join(projectRoot, '.tap', 'contract');
+
+type Json = Record<string, unknown>;
+
+const ajv = new Ajv({ strict: true, allErrors: true });
+ajv.addKeyword('exactInteger'); // request-only keyword; responses never carry it
+for (const schema of componentSchemas) ajv.addSchema(schema);
+
+const errorValidator = ajv.getSchema('Error')!;
+const validators = new Map<string, ValidateFunction>();
+
+function validatorFor(id: OperationId, status: string): ValidateFunction | undefined {
+  const key = `${id} ${status}`;
+  if (!validators.has(key)) {
+    const response = (operations[id].schema as { response?: Record<string, unknown> }).response?.[status];
+    if (response !== undefined) validators.set(key, ajv.compile(response as object));
+  }
+  return validators.get(key);
+}
+
+function resolve(node: unknown): Json {
+  let value = node as Json;
+  while (typeof value?.$ref === 'string') {
+    value = (value.$ref as string).replace(/^#\//, '').split('/').reduce<unknown>((at, key) => (at as Json)[key.replace(/~1/g, '/')], openApiDocument) as Json;
+  }
+  return value;
+}
+
+const patterns = Object.entries(operations).map(([id, operation]) => ({
+  id: id as OperationId,
+  method: operation.method,
+  pattern: new RegExp(`^${operation.url.replace(/:[^/]+/g, '[^/]+').replace(/\./g, '\\.')}$`),
+}));
+
+export function findOperation(method: string, url: string): OperationId | undefined {
+  const path = url.split('?')[0]!;
+  return patterns.find((entry) => entry.method === method.toUpperCase() && entry.pattern.test(path))?.id;
+}
+
+export interface SeenResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Problems of one response against the contract; records the (operation, status) pair. */
+export function checkResponse(method: string, url: string, response: SeenResponse): string[] {
+  const problems: string[] = [];
+  const id = findOperation(method, url);
+  const contentType = String(response.headers['content-type'] ?? '');
+  const parse = () => {
+    try {
+      return JSON.parse(response.body) as unknown;
+    } catch {
+      problems.push(`body is not JSON: ${response.body.slice(0, 80)}`);
+      return undefined;
+    }
+  };
+  if (method.toUpperCase() === 'HEAD') return problems; // no body to check
+  if (id === undefined) {
+    // Outside the operations (unknown paths, 405, docs assets): errors must still be the Error shape.
+    if (response.status >= 400) {
+      if (!contentType.startsWith('application/json')) problems.push(`error content-type is ${contentType}`);
+      const body = parse();
+      if (!errorValidator(body)) problems.push(`error body is not an Error: ${ajv.errorsText(errorValidator.errors)}`);
+      else if ((body as { error: number }).error !== response.status) problems.push('Error.error differs from the status');
+    }
+    return problems;
+  }
+  const status = String(response.status);
+  record(id, status);
+  const operation = resolve((resolve((openApiDocument.paths as Json)[operations[id].path]) as Json)[method.toLowerCase()]);
+  const declared = (operation.responses as Json)[status];
+  if (declared === undefined) return [`${id} answered ${status}, which openapi.yaml does not declare`];
+  const responseObject = resolve(declared);
+  for (const [name, header] of Object.entries((responseObject.headers ?? {}) as Json)) {
+    if (resolve(header).required === true && response.headers[name.toLowerCase()] === undefined) problems.push(`${id} ${status} lacks header ${name}`);
+  }
+  const content = responseObject.content as Json | undefined;
+  if (content === undefined) {
+    if (response.body !== '') problems.push(`${id} ${status} should have no body`);
+    return problems;
+  }
+  const mediaType = Object.keys(content).find((type) => contentType.startsWith(type));
+  if (mediaType === undefined) problems.push(`${id} ${status} content-type ${contentType} is not one of ${Object.keys(content).join(', ')}`);
+  if (mediaType === 'application/json') {
+    const body = parse();
+    const validate = validatorFor(id, status);
+    if (validate && !validate(body)) problems.push(`${id} ${status} body does not match: ${ajv.errorsText(validate.errors)}`);
+    if (response.status >= 400 && (body as { error?: number })?.error !== response.status) problems.push(`${id} ${status}: Error.error differs from the status`);
+  }
+  return problems;
+}
+
+let coverageFile: string | undefined;
+function record(id: OperationId, status: string) {
+  if (coverageFile === undefined) {
+    mkdirSync(coverageDir, { recursive: true });
+    coverageFile = join(coverageDir, `${process.pid}.jsonl`);
+    appendFileSync(coverageFile, JSON.stringify({ testFile: relative(projectRoot, process.argv[1] ?? '') }) + '\n');
+  }
+  appendFileSync(coverageFile, JSON.stringify({ id, status }) + '\n');
+}
+
+/** Every (operationId, status) that openapi.yaml declares. */
+export function declaredPairs(): string[] {
+  const pairs: string[] = [];
+  for (const [id, operation] of Object.entries(operations)) {
+    const responses = resolve((resolve((openApiDocument.paths as Json)[operation.path]) as Json)[operation.method.toLowerCase()]).responses as Json;
+    for (const status of Object.keys(responses)) pairs.push(`${id} ${status}`);
+  }
+  return pairs;
+}

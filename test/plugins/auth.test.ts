@@ -1,0 +1,109 @@
+// Bearer authentication on every plant operation: exact status, body and WWW-Authenticate.
+import t from 'tap';
+import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
+
+const MISSING = 'Bearer realm="plant-store"';
+const INVALID = 'Bearer realm="plant-store", error="invalid_token"';
+const operations = [
+  { method: 'GET' as const, url: '/plants' },
+  { method: 'POST' as const, url: '/plants', payload: '{"id":1,"name":"x"}' },
+  { method: 'DELETE' as const, url: '/plants/1' },
+];
+
+t.test('authentication matrix', async (t) => {
+  const app = await buildTestApp(t, { authFailuresPerMinute: 1000 });
+  const alice = await tokenFor(app, 'alice');
+  const revoked = await tokenFor(app, 'carol');
+  const [revokedInfo] = (await app.store.listTokens()).filter((token) => token.user === 'carol');
+  await app.store.revokeToken(revokedInfo!.id);
+
+  const cases: Array<[string, Record<string, string>, string, string | undefined]> = [
+    ['no header', {}, MISSING, undefined],
+    ['empty header', { authorization: '' }, MISSING, undefined],
+    ['Basic scheme', { authorization: 'Basic YWxpY2U6c2VjcmV0' }, MISSING, undefined],
+    ['scheme only', { authorization: 'Bearer' }, MISSING, undefined],
+    ['token without scheme', { authorization: alice }, MISSING, undefined],
+    ['unknown token', bearer(`pst_${'A'.repeat(43)}`), INVALID, undefined],
+    ['malformed token', bearer('not-a-token'), INVALID, undefined],
+    ['two tokens', { authorization: `Bearer ${alice} ${alice}` }, INVALID, undefined],
+    ['two tokens, comma', { authorization: `Bearer ${alice}, Bearer ${alice}` }, INVALID, undefined],
+    ['revoked token', bearer(revoked), INVALID, undefined],
+    ['__proto__', bearer('__proto__'), INVALID, undefined],
+    ['constructor', bearer('constructor'), INVALID, undefined],
+    ['toString', bearer('toString'), INVALID, undefined],
+    ['hasOwnProperty', bearer('hasOwnProperty'), INVALID, undefined],
+    ['token with a suffix', bearer(`${alice}x`), INVALID, undefined],
+  ];
+  for (const operation of operations) {
+    for (const [name, headers, challenge] of cases) {
+      const reply = await inject(t, app, { ...operation, headers: { 'content-type': 'application/json', ...headers } });
+      t.equal(reply.status, 401, `${operation.method} ${name}`);
+      t.equal(reply.headers['www-authenticate'], challenge, `${operation.method} ${name}: challenge`);
+      t.match(reply.json().message, challenge === MISSING ? /needs a bearer token/ : /not valid/);
+    }
+    const viaQuery = await inject(t, app, { ...operation, url: `${operation.url}?access_token=${alice}`, headers: { 'content-type': 'application/json' } });
+    t.equal(viaQuery.status, 401, `${operation.method} token in the query string is ignored`);
+  }
+
+  const good = [bearer(alice), { authorization: `bearer ${alice}` }, { authorization: `BEARER ${alice}` }, { authorization: `Bearer    ${alice}` }];
+  for (const headers of good) {
+    t.equal((await inject(t, app, { method: 'GET', url: '/plants', headers })).status, 200, headers.authorization.slice(0, 12));
+  }
+});
+
+t.test('a revoked token fails on its very next request', async (t) => {
+  const app = await buildTestApp(t);
+  const token = await tokenFor(app, 'alice');
+  t.equal((await inject(t, app, { url: '/plants', headers: bearer(token) })).status, 200);
+  const [info] = await app.store.listTokens();
+  t.ok(await app.store.revokeToken(info!.id));
+  t.equal((await inject(t, app, { url: '/plants', headers: bearer(token) })).status, 401);
+  t.notOk(await app.store.revokeToken(info!.id), 'revoking twice reports nothing to revoke');
+});
+
+t.test('open endpoints need no token', async (t) => {
+  const app = await buildTestApp(t);
+  for (const url of ['/healthz', '/readyz', '/openapi.json', '/openapi.yaml', '/docs']) {
+    const reply = await inject(t, app, { url });
+    t.ok(reply.status < 400, `${url} answers ${reply.status}`);
+  }
+});
+
+t.test('failed authentications are limited per address, valid tokens from elsewhere are not', async (t) => {
+  const app = await buildTestApp(t, { authFailuresPerMinute: 3 });
+  const token = await tokenFor(app, 'alice');
+  for (let i = 0; i < 3; i++) {
+    t.equal((await inject(t, app, { url: '/plants', headers: bearer('wrong'), remoteAddress: '10.0.0.1' })).status, 401);
+  }
+  const blocked = await inject(t, app, { url: '/plants', headers: bearer(token), remoteAddress: '10.0.0.1' });
+  t.equal(blocked.status, 429, 'blocked, even with a valid token, so guessing cannot continue');
+  t.ok(Number(blocked.headers['retry-after']) > 0 && Number(blocked.headers['retry-after']) <= 60);
+  t.match(blocked.json().message, /failed authentications/);
+  for (const { method, url, payload } of operations) {
+    const reply = await inject(t, app, { method, url, payload, headers: { ...bearer('wrong'), 'content-type': 'application/json' }, remoteAddress: '10.0.0.1' });
+    t.equal(reply.status, 429, `${method} ${url} blocked`);
+  }
+  t.equal((await inject(t, app, { url: '/plants', headers: bearer(token), remoteAddress: '10.0.0.2' })).status, 200, 'another address is unaffected');
+});
+
+t.test('per-token rate limit answers 429 with Retry-After on every operation', async (t) => {
+  const app = await buildTestApp(t, { rateLimitPerMinute: 2 });
+  const alice = bearer(await tokenFor(app, 'alice'));
+  const bob = bearer(await tokenFor(app, 'bob'));
+  for (const { method, url, payload } of operations) {
+    const headers = { ...alice, 'content-type': 'application/json' };
+    const replies = [];
+    for (let i = 0; i < 3; i++) replies.push(await inject(t, app, { method, url, payload, headers }));
+    const limited = replies.at(-1)!;
+    t.equal(limited.status, 429, `${method} ${url}`);
+    t.ok(Number(limited.headers['retry-after']) > 0);
+    t.match(limited.json().message, /Too many requests/);
+  }
+  t.equal((await inject(t, app, { url: '/plants', headers: bob })).status, 200, 'other tokens keep their own budget');
+});
+
+t.test('RATE_LIMIT_PER_MINUTE=0 turns the per-token limit off', async (t) => {
+  const app = await buildTestApp(t, { rateLimitPerMinute: 0 });
+  const alice = bearer(await tokenFor(app, 'alice'));
+  for (let i = 0; i < 20; i++) t.equal((await inject(t, app, { url: '/plants', headers: alice })).status, 200);
+});

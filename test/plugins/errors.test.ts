@@ -1,0 +1,57 @@
+// Every non-2xx is the Error shape; a real database fault gives a 500 that reveals nothing.
+import Database from 'better-sqlite3';
+import t from 'tap';
+import { bearer, buildTestApp, inject, testConfig, tokenFor } from '../helpers/app.js';
+import { buildApp } from '../../src/app.js';
+
+t.test('unknown paths are 404 and wrong methods 405 with Allow, in the Error shape', async (t) => {
+  const app = await buildTestApp(t);
+  const notFound = await inject(t, app, { url: '/nothing-here' });
+  t.equal(notFound.status, 404);
+  t.match(notFound.json().message, /nothing at GET \/nothing-here/);
+  const wrongMethod = await inject(t, app, { method: 'PUT', url: '/plants' });
+  t.equal(wrongMethod.status, 405);
+  t.equal(wrongMethod.headers.allow, 'GET, POST');
+  const deleteList = await inject(t, app, { method: 'PATCH', url: '/plants/5' });
+  t.equal(deleteList.status, 405);
+  t.equal(deleteList.headers.allow, 'DELETE');
+  t.equal((await inject(t, app, { method: 'HEAD', url: '/plants' })).status, 405, 'no undocumented HEAD routes');
+  t.equal((await inject(t, app, { url: '/plants/' })).status, 404);
+  const badUrl = await inject(t, app, { url: '/plants/%E0%A4%A' });
+  t.equal(badUrl.status, 400);
+});
+
+t.test('a database fault answers 500 with no stack, SQL or path, and logs it with the request id', async (t) => {
+  const config = testConfig(t, { logLevel: 'info' });
+  const logs: string[] = [];
+  const app = await buildApp(config, { logStream: { write: (line) => logs.push(line) } });
+  t.teardown(() => app.close());
+  const token = await tokenFor(app, 'alice');
+
+  // A real fault: another connection drops the table under the running service.
+  const other = new Database(config.databasePath);
+  other.exec('DROP TABLE plants');
+  other.close();
+
+  const headers = { ...bearer(token), 'content-type': 'application/json' };
+  for (const request of [
+    { method: 'GET' as const, url: '/plants' },
+    { method: 'POST' as const, url: '/plants', payload: '{"id":1,"name":"x"}' },
+    { method: 'DELETE' as const, url: '/plants/1' },
+  ]) {
+    const reply = await inject(t, app, { ...request, headers });
+    t.equal(reply.status, 500, `${request.method} ${request.url}`);
+    t.match(reply.json().message, /^Something went wrong on our side; it is logged as request req-\w+\. Please retry\.$/);
+    t.notMatch(reply.body, /plants\.db|sqlite|SELECT|INSERT|DELETE FROM|no such table|\bat\b.*\.ts/i);
+  }
+  const errorLines = logs.filter((line) => line.includes('"level":50'));
+  t.equal(errorLines.length, 3, 'each 500 is logged');
+  t.match(errorLines[0], /"reqId":"req-\w+"/);
+  t.match(errorLines[0], /no such table/, 'the log keeps the cause');
+  t.ok(logs.length > 6, 'requests are logged');
+  t.notMatch(logs.join(''), /pst_[A-Za-z0-9_-]{43}/, 'no token in the logs');
+
+  const ready = await inject(t, app, { url: '/readyz' });
+  t.equal(ready.status, 503);
+  t.match(ready.json().message, /database is not reachable/);
+});

@@ -1,0 +1,89 @@
+// The SQLite store on real files: durable settings, migrations of older files, group commit.
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import t from 'tap';
+import { migrations } from '../../../src/store/sqlite/migrations.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { tempDir } from '../../helpers/app.js';
+
+function openStore(t: Parameters<typeof tempDir>[0], path = join(tempDir(t), 'nested', 'folders', 'plants.db')) {
+  const store = new SqliteStore(path);
+  t.teardown(() => store.close());
+  return { store, path };
+}
+
+t.test('a new file is created with its folders, in WAL mode with synchronous=FULL', async (t) => {
+  const { store } = openStore(t);
+  t.equal(store.db.pragma('journal_mode', { simple: true }), 'wal');
+  t.equal(store.db.pragma('synchronous', { simple: true }), 2, 'FULL');
+  t.equal(store.db.pragma('busy_timeout', { simple: true }), 5000);
+  t.equal(store.db.pragma('user_version', { simple: true }), migrations.length);
+});
+
+t.test('a file from an older version is upgraded in place, keeping its plants', async (t) => {
+  const path = join(tempDir(t), 'old.db');
+  const old = new Database(path);
+  old.exec(migrations[0]!);
+  old.pragma('user_version = 1');
+  old.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?)').run('alice', 9223372036854775807n, 'Old plant', null);
+  old.close();
+
+  const { store } = openStore(t, path);
+  t.equal(store.db.pragma('user_version', { simple: true }), migrations.length);
+  t.same(await store.listPlants('alice', undefined, 10), { plants: [{ name: 'Old plant' }] });
+  t.equal(await store.countTokens(), 0, 'the tokens table was added');
+});
+
+t.test('a file from a newer version is refused, not touched', async (t) => {
+  const path = join(tempDir(t), 'new.db');
+  const future = new Database(path);
+  future.pragma(`user_version = ${migrations.length + 1}`);
+  future.close();
+  t.throws(() => new SqliteStore(path), /newer than this Plant Store/);
+});
+
+t.test('concurrent writes share one commit, and each outcome is its own', async (t) => {
+  const { store, path } = openStore(t);
+  const before = store.writes.commits;
+  const results = await Promise.all([
+    store.addPlant('alice', { id: 1n, name: 'a' }),
+    store.addPlant('alice', { id: 1n, name: 'b' }),
+    store.addPlant('alice', { id: 1n, name: 'a' }),
+    store.addPlant('bob', { id: 1n, name: 'b' }),
+    store.deletePlant('alice', 99n),
+    ...Array.from({ length: 50 }, (_, i) => store.addPlant('carol', { id: BigInt(i), name: `c${i}`, tag: 't' })),
+  ]);
+  t.same(results.slice(0, 5), ['created', 'conflict', 'unchanged', 'created', false]);
+  t.equal(store.writes.commits - before, 1, '55 writes, one transaction');
+  // Answered only after commit: another connection already sees every write.
+  const reader = new Database(path, { readonly: true });
+  t.equal(reader.prepare('SELECT count(*) FROM plants').pluck().get(), 52);
+  reader.close();
+});
+
+t.test('one failing write in a batch is undone alone; its neighbours commit', async (t) => {
+  const { store, path } = openStore(t);
+  const insert = store.db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'x')");
+  const outcomes = await Promise.allSettled([
+    store.writes.run(() => insert.run(1n)),
+    store.writes.run(() => {
+      insert.run(2n);
+      throw new Error('this write fails after writing');
+    }),
+    store.writes.run(() => insert.run(1n)), // primary key violation
+    store.writes.run(() => insert.run(3n)),
+  ]);
+  t.same(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+  const reader = new Database(path, { readonly: true });
+  t.same(reader.prepare("SELECT id FROM plants WHERE owner = 'alice' ORDER BY id").pluck().all(), [1, 3]);
+  reader.close();
+});
+
+t.test('pages continue after the last id of the previous page', async (t) => {
+  const { store } = openStore(t);
+  await store.addPlant('alice', { id: 1n, name: 'a' });
+  t.equal(await store.addPlant('alice', { id: 2n, name: 'b' }), 'created');
+  t.same((await store.listPlants('alice', undefined, 10)).plants, [{ name: 'a' }, { name: 'b' }]);
+  t.same((await store.listPlants('alice', 1n, 10)).plants, [{ name: 'b' }]);
+  t.same(await store.listPlants('alice', undefined, 1), { plants: [{ name: 'a' }], lastId: 1n });
+});
