@@ -8,6 +8,7 @@ import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
 import routeTable from './plugins/route-table.js';
+import securityHeaders from './plugins/security-headers.js';
 import healthRoutes from './routes/health.js';
 import plantRoutes from './routes/plants.js';
 import { componentSchemas } from '../generated/schemas.js';
@@ -36,6 +37,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             serializers: { req: (request) => ({ method: request.method, url: redactTokens(request.url), remoteAddress: request.ip }) },
           },
     bodyLimit: BODY_LIMIT,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    // Node enforces the timeouts only when it checks its connections; check every second.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     exposeHeadRoutes: false,
     trustProxy: config.trustProxy,
     clientErrorHandler,
@@ -49,6 +54,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const schema of componentSchemas) app.addSchema(schema);
   await app.register(routeTable);
   await app.register(errors);
+  await app.register(securityHeaders);
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
 

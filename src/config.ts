@@ -13,6 +13,12 @@ export interface Config {
   bootstrapToken: boolean;
   /** Trust X-Forwarded-For for the client address (only behind a proxy you run). */
   trustProxy: boolean;
+  /** Longest wait for a request's headers, so slow senders cannot hold connections. */
+  headersTimeoutMs: number;
+  /** Longest wait for a whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -54,5 +60,15 @@ export function loadConfig(env: Env = process.env): Config {
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000_000),
     bootstrapToken: boolean(env, 'BOOTSTRAP_TOKEN', true),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    ...timeouts(env),
   };
+}
+
+function timeouts(env: Env) {
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000) };
 }
