@@ -2,10 +2,12 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { fetchChecked, tempDir } from './helpers/app.js';
+import { freshStore, storeKind } from './helpers/store-under-test.js';
 import { runCli, startServer } from './helpers/process.js';
 
-t.test('token create, list and revoke, on a database file that does not exist yet', async (t) => {
-  const env = { DATABASE_PATH: join(tempDir(t), 'new', 'folder', 'plants.db') };
+t.test('token create, list and revoke, on a database that does not exist yet', async (t) => {
+  // For SQLite, in folders that do not exist yet either.
+  const env = storeKind === 'sqlite' ? { DATABASE_PATH: join(tempDir(t), 'new', 'folder', 'plants.db') } : (await freshStore(t)).env;
   const created = await runCli(['token', 'create', 'alice'], env);
   t.equal(created.code, 0);
   t.match(created.stdout, /^pst_[A-Za-z0-9_-]{43}\n$/, 'only the token, for scripts');
@@ -29,7 +31,7 @@ t.test('token create, list and revoke, on a database file that does not exist ye
 });
 
 t.test('mistakes are explained', async (t) => {
-  const env = { DATABASE_PATH: join(tempDir(t), 'plants.db') };
+  const { env } = await freshStore(t);
   const unknown = await runCli(['token', 'revoke', '42'], env);
   t.equal(unknown.code, 1);
   t.match(unknown.stderr, /no active token has id 42/);

@@ -1,22 +1,22 @@
 // The real process: configuration errors, the bootstrap token, and graceful shutdown on signals.
 import { request } from 'node:http';
-import { join } from 'node:path';
 import t from 'tap';
-import { fetchChecked, tempDir } from './helpers/app.js';
+import { fetchChecked } from './helpers/app.js';
+import { freshStore } from './helpers/store-under-test.js';
 import { runCli, startServer } from './helpers/process.js';
 
 t.test('a bad setting stops start-up with a message naming the variable, exit code 1', async (t) => {
-  const databasePath = join(tempDir(t), 'plants.db');
+  const { env } = await freshStore(t);
   for (const [name, value] of [['PORT', 'abc'], ['PORT', '70000'], ['LOG_LEVEL', 'loud'], ['RATE_LIMIT_PER_MINUTE', '-1'], ['BOOTSTRAP_TOKEN', 'maybe'], ['AUTH_FAILURES_PER_MINUTE', '0']]) {
-    const result = await runCli(['serve'], { DATABASE_PATH: databasePath, [name!]: value! });
+    const result = await runCli(['serve'], { ...env, [name!]: value! });
     t.equal(result.code, 1, `${name}=${value}`);
     t.match(result.stderr, new RegExp(`^plant-store: ${name} must be`), `${name}=${value}: ${result.stderr.trim()}`);
   }
 });
 
 t.test('first start on an empty database prints one token for "default" on the terminal, not in the log', async (t) => {
-  const databasePath = join(tempDir(t), 'data', 'plants.db');
-  const first = await startServer(t, { DATABASE_PATH: databasePath });
+  const { env } = await freshStore(t);
+  const first = await startServer(t, env);
   first.child.kill('SIGTERM');
   const firstRun = await first.exit;
   const token = /pst_[A-Za-z0-9_-]{43}/.exec(firstRun.stderr)?.[0];
@@ -24,7 +24,7 @@ t.test('first start on an empty database prints one token for "default" on the t
   t.match(firstRun.stderr, /user "default"/);
   t.notMatch(firstRun.stdout, /pst_/, 'the JSON log never holds it');
 
-  const second = await startServer(t, { DATABASE_PATH: databasePath });
+  const second = await startServer(t, env);
   const listed = await fetchChecked(t, second.url, '/plants', { headers: { authorization: `Bearer ${token}` } });
   t.equal(listed.status, 200, 'the printed token works');
   second.child.kill('SIGINT');
@@ -34,17 +34,17 @@ t.test('first start on an empty database prints one token for "default" on the t
 });
 
 t.test('BOOTSTRAP_TOKEN=off creates no token', async (t) => {
-  const databasePath = join(tempDir(t), 'plants.db');
-  const server = await startServer(t, { DATABASE_PATH: databasePath, BOOTSTRAP_TOKEN: 'off' });
+  const { env } = await freshStore(t);
+  const server = await startServer(t, { ...env, BOOTSTRAP_TOKEN: 'off' });
   server.child.kill('SIGTERM');
   t.notMatch((await server.exit).stderr, /pst_/);
-  t.match((await runCli(['token', 'list'], { DATABASE_PATH: databasePath })).stdout, /^ID\tUSER\tCREATED\tSTATE\n$/);
+  t.match((await runCli(['token', 'list'], env)).stdout, /^ID\tUSER\tCREATED\tSTATE\n$/);
 });
 
 t.test('SIGTERM finishes the request in flight, then exits 0', async (t) => {
-  const databasePath = join(tempDir(t), 'plants.db');
-  const token = (await runCli(['token', 'create', 'alice'], { DATABASE_PATH: databasePath })).stdout.trim();
-  const server = await startServer(t, { DATABASE_PATH: databasePath });
+  const { env } = await freshStore(t);
+  const token = (await runCli(['token', 'create', 'alice'], env)).stdout.trim();
+  const server = await startServer(t, env);
   const body = '{"id":1,"name":"In flight"}';
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = request(`${server.url}/plants`, {

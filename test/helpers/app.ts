@@ -1,26 +1,22 @@
 // Builds the real app on a fresh SQLite file per test, and sends requests through the contract sentinel.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { Test } from 'tap';
 import { buildApp } from '../../src/app.js';
 import { createToken } from '../../src/auth/tokens.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { checkResponse } from './contract.js';
+import { freshStore } from './store-under-test.js';
+import { tempDir } from './temp-dir.js';
 
-export function tempDir(t: Test): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plant-store-test-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+export { tempDir };
 
-export function testConfig(t: Test, overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), logLevel: 'silent', databasePath: join(tempDir(t), 'plants.db'), ...overrides };
+/** Configuration for a test app on a fresh database of the store under test. */
+export async function testConfig(t: Test, overrides: Partial<Config> = {}): Promise<Config> {
+  return { ...loadConfig({}), logLevel: 'silent', ...(await freshStore(t)).config, ...overrides };
 }
 
 export async function buildTestApp(t: Test, overrides: Partial<Config> = {}): Promise<FastifyInstance> {
-  const app = await buildApp(testConfig(t, overrides));
+  const app = await buildApp(await testConfig(t, overrides));
   t.teardown(() => app.close());
   return app;
 }

@@ -22,7 +22,7 @@ t.test('unknown paths are 404 and wrong methods 405 with Allow, in the Error sha
 });
 
 t.test('a database fault answers 500 with no stack, SQL or path, and logs it with the request id', async (t) => {
-  const config = testConfig(t, { logLevel: 'info' });
+  const config = await testConfig(t, { logLevel: 'info' });
   const logs: string[] = [];
   const app = await buildApp(config, { logStream: { write: (line) => logs.push(line) } });
   t.teardown(() => app.close());
