@@ -4,6 +4,12 @@ export interface Config {
   port: number;
   host: string;
   databasePath: string;
+  /** A postgres:// URL selects the PostgreSQL store; then databasePath is not used. */
+  databaseUrl: string | undefined;
+  /** Most PostgreSQL connections this process opens. */
+  databasePoolSize: number;
+  /** Longest wait for a PostgreSQL connection, and for each statement, so no request hangs. */
+  databaseTimeoutMs: number;
   logLevel: string;
   /** Requests a minute per token; 0 turns the limit off. */
   rateLimitPerMinute: number;
@@ -55,6 +61,9 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databasePath: env.DATABASE_PATH || './data/plants.db',
+    databaseUrl: databaseUrl(env),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 1_000_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000_000),
@@ -62,6 +71,17 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     ...timeouts(env),
   };
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const text = env.DATABASE_URL;
+  if (text === undefined || text === '') return undefined;
+  if (!/^postgres(ql)?:\/\//.test(text)) {
+    // Only the scheme is echoed: the rest of the value may hold a password.
+    const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(text)?.[0];
+    throw new ConfigError(`DATABASE_URL must be a postgres:// or postgresql:// URL, not ${scheme ? `a ${scheme} one` : 'a value without that scheme'}`);
+  }
+  return text;
 }
 
 function timeouts(env: Env) {

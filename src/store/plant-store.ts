@@ -1,4 +1,4 @@
-// The storage interface the routes talk to; SQLite implements it, others can follow.
+// The storage interface the routes talk to; SQLite and PostgreSQL implement it.
 import type { components } from '../../generated/types.js';
 
 export type Plant = components['schemas']['Plant'];

@@ -1,0 +1,22 @@
+// Versioned schema changes for PostgreSQL, applied in order; the schema_migrations table records each one applied.
+// Never edit a released migration: add a new one, so existing databases upgrade in place.
+
+export const migrations: readonly string[] = [
+  // 1: plants, keyed by owner and their 64-bit id; the key covers the list query.
+  // COLLATE "C": owners are compared byte for byte, whatever the database's locale.
+  `CREATE TABLE plants (
+     owner TEXT COLLATE "C" NOT NULL,
+     id BIGINT NOT NULL,
+     name TEXT NOT NULL,
+     tag TEXT,
+     PRIMARY KEY (owner, id)
+   )`,
+  // 2: bearer tokens, stored only as SHA-256 hashes. ("user" is a reserved word in PostgreSQL.)
+  `CREATE TABLE tokens (
+     id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     user_name TEXT NOT NULL,
+     hash BYTEA NOT NULL UNIQUE,
+     created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+     revoked_at TIMESTAMPTZ
+   )`,
+];

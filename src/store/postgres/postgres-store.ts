@@ -1,0 +1,121 @@
+// The PostgreSQL store: plain SQL through a pool, named statements (prepared once per connection), every write its own committed statement.
+import type pg from 'pg';
+import type { AddResult, PlantPage, Store, StoredPlant, TokenInfo, TokenOwner } from '../plant-store.js';
+import { migrate, openPool, type PoolSettings } from './database.js';
+
+type PlantRow = { id: bigint; name: string; tag: string | null };
+
+const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/**
+ * Insert, or say why not, in one statement. The fallback SELECT reads the statement's snapshot,
+ * so a row that a concurrent transaction committed after it began is not seen there even though
+ * ON CONFLICT saw it: then no row comes back, and the statement is simply run again.
+ */
+const ADD_PLANT = `
+  WITH inserted AS (
+    INSERT INTO plants (owner, id, name, tag) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (owner, id) DO NOTHING
+    RETURNING 1
+  )
+  SELECT 'created' AS result FROM inserted
+  UNION ALL
+  SELECT CASE WHEN name = $3 AND tag IS NOT DISTINCT FROM $4::text THEN 'unchanged' ELSE 'conflict' END
+    FROM plants WHERE owner = $1 AND id = $2 AND NOT EXISTS (SELECT 1 FROM inserted)`;
+
+const statements = {
+  addPlant: ADD_PLANT,
+  firstPage: 'SELECT id, name, tag FROM plants WHERE owner = $1 ORDER BY id LIMIT $2',
+  nextPage: 'SELECT id, name, tag FROM plants WHERE owner = $1 AND id > $2 ORDER BY id LIMIT $3',
+  deletePlant: 'DELETE FROM plants WHERE owner = $1 AND id = $2',
+  findToken: 'SELECT id, user_name FROM tokens WHERE hash = $1 AND revoked_at IS NULL',
+  addToken: 'INSERT INTO tokens (user_name, hash) VALUES ($1, $2) RETURNING id',
+  listTokens: `SELECT id, user_name, to_char(created_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS created_at,
+                      to_char(revoked_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS revoked_at
+                 FROM tokens ORDER BY id`,
+  revokeToken: 'UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL',
+  countTokens: 'SELECT count(*) AS count FROM tokens',
+  ping: 'SELECT 1 FROM plants LIMIT 1',
+} as const;
+
+type StatementName = keyof typeof statements;
+
+/** Ids go to PostgreSQL as decimal text: exact, whatever the client library does with a bigint. */
+const int8 = (value: bigint | number) => String(value);
+
+export class PostgresStore implements Store {
+  readonly pool: pg.Pool;
+
+  private constructor(pool: pg.Pool) {
+    this.pool = pool;
+  }
+
+  /** Opens the pool and applies pending migrations before the store is used. */
+  static async open(settings: PoolSettings): Promise<PostgresStore> {
+    const durable = await migrate(settings);
+    return new PostgresStore(openPool(settings, durable));
+  }
+
+  async #run<Row>(name: StatementName, values: unknown[]): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
+    return this.pool.query<Row & pg.QueryResultRow>({ name: `plant-store-${name}`, text: statements[name], values });
+  }
+
+  async addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
+    const values = [owner, int8(plant.id), plant.name, plant.tag ?? null];
+    // Each empty answer means a concurrent create or delete of the same plant raced this one; a few tries settle it.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { rows } = await this.#run<{ result: AddResult }>('addPlant', values);
+      if (rows[0] !== undefined) return rows[0].result;
+    }
+    throw new Error(`plant ${plant.id} of ${owner} kept changing under concurrent writes`);
+  }
+
+  async listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
+    // One row more than asked tells whether another page follows.
+    const { rows } =
+      after === undefined ? await this.#run<PlantRow>('firstPage', [owner, limit + 1]) : await this.#run<PlantRow>('nextPage', [owner, int8(after), limit + 1]);
+    const more = rows.length > limit;
+    if (more) rows.pop();
+    const plants = rows.map(({ name, tag }) => (tag === null ? { name } : { name, tag }));
+    return more ? { plants, lastId: rows[rows.length - 1]!.id } : { plants };
+  }
+
+  async deletePlant(owner: string, id: bigint): Promise<boolean> {
+    return (await this.#run('deletePlant', [owner, int8(id)])).rowCount === 1;
+  }
+
+  async findToken(hash: Buffer): Promise<TokenOwner | undefined> {
+    const row = (await this.#run<{ id: bigint; user_name: string }>('findToken', [hash])).rows[0];
+    return row && { tokenId: Number(row.id), user: row.user_name };
+  }
+
+  async addToken(user: string, hash: Buffer): Promise<number> {
+    return Number((await this.#run<{ id: bigint }>('addToken', [user, hash])).rows[0]!.id);
+  }
+
+  async listTokens(): Promise<TokenInfo[]> {
+    const { rows } = await this.#run<{ id: bigint; user_name: string; created_at: string; revoked_at: string | null }>('listTokens', []);
+    return rows.map((row) => ({ id: Number(row.id), user: row.user_name, createdAt: row.created_at, revokedAt: row.revoked_at }));
+  }
+
+  async revokeToken(id: number): Promise<boolean> {
+    return (await this.#run('revokeToken', [int8(id)])).rowCount === 1;
+  }
+
+  async countTokens(): Promise<number> {
+    return Number((await this.#run<{ count: bigint }>('countTokens', [])).rows[0]!.count);
+  }
+
+  async isReady(): Promise<boolean> {
+    try {
+      await this.#run('ping', []);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.pool.ending) await this.pool.end();
+  }
+}
