@@ -1,11 +1,20 @@
-// Which store the suite runs against. Every test that needs a database asks here, so the
-// same tests can run against each store implementation.
+// Which store the suite runs against (PLANT_STORE_TEST_STORE: sqlite or postgres). Every test that
+// needs a database asks here, so the same tests run against each store implementation.
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Test } from 'tap';
 import type { Config } from '../../src/config.js';
+import { adminQuery, freshDatabase } from './postgres-database.js';
 import { tempDir } from './temp-dir.js';
 
-export const storeKind = process.env.PLANT_STORE_TEST_STORE ?? 'sqlite';
+export type StoreKind = 'sqlite' | 'postgres';
+
+function chosenStore(text = process.env.PLANT_STORE_TEST_STORE || 'sqlite'): StoreKind {
+  if (text !== 'sqlite' && text !== 'postgres') throw new Error(`PLANT_STORE_TEST_STORE must be sqlite or postgres, not "${text}"`);
+  return text;
+}
+
+export const storeKind = chosenStore();
 
 export interface StoreSettings {
   /** For buildApp. */
@@ -16,6 +25,26 @@ export interface StoreSettings {
 
 /** A fresh, empty database for one test, removed when the test ends. */
 export async function freshStore(t: Test): Promise<StoreSettings> {
+  if (storeKind === 'postgres') {
+    const databaseUrl = await freshDatabase(t);
+    return { config: { databaseUrl }, env: { DATABASE_URL: databaseUrl } };
+  }
   const databasePath = join(tempDir(t), 'plants.db');
-  return { config: { databasePath }, env: { DATABASE_PATH: databasePath } };
+  // An empty DATABASE_URL: a developer's own setting must not send a process elsewhere.
+  return { config: { databasePath, databaseUrl: undefined }, env: { DATABASE_PATH: databasePath, DATABASE_URL: '' } };
+}
+
+/**
+ * Breaks the store under a running service, as a real fault would: another connection drops
+ * the plants table. Returns what the cause looks like in the log.
+ */
+export async function breakStore(config: Pick<Config, 'databasePath' | 'databaseUrl'>): Promise<RegExp> {
+  if (config.databaseUrl !== undefined) {
+    await adminQuery(config.databaseUrl, 'DROP TABLE plants');
+    return /relation \W*plants\W* does not exist/; // the quotes are escaped in JSON log lines
+  }
+  const other = new Database(config.databasePath);
+  other.exec('DROP TABLE plants');
+  other.close();
+  return /no such table/;
 }
