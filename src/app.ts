@@ -15,7 +15,7 @@ import plantRoutes from './routes/plants.js';
 import { componentSchemas } from '../generated/schemas.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/plant-store.js';
-import { exactIntegerKeyword } from './validation/exact-integer.js';
+import { ajvOptions } from './validation/ajv-options.js';
 
 /** Tokens must never reach the logs, not even from a query string. */
 const redactTokens = (url: string) => url.replace(/pst_[A-Za-z0-9_-]*/g, 'pst_[redacted]');
@@ -48,10 +48,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     clientErrorHandler,
     frameworkErrors: (error, _request, reply) => sendError(reply, 400, `The request URL is not valid: ${error.message}.`),
-    ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },
-      plugins: [exactIntegerKeyword],
-    },
+    ajv: ajvOptions,
   });
 
   for (const schema of componentSchemas) app.addSchema(schema);
