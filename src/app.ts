@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import auth from './plugins/auth.js';
 import docs from './plugins/docs.js';
+import gracefulClose from './plugins/graceful-close.js';
 import errors, { clientErrorHandler, sendError } from './plugins/errors.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import storePlugin from './plugins/store.js';
@@ -14,7 +15,7 @@ import plantRoutes from './routes/plants.js';
 import { componentSchemas } from '../generated/schemas.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/plant-store.js';
-import { exactIntegerKeyword } from './validation/exact-integer.js';
+import { ajvOptions } from './validation/ajv-options.js';
 
 /** Tokens must never reach the logs, not even from a query string. */
 const redactTokens = (url: string) => url.replace(/pst_[A-Za-z0-9_-]*/g, 'pst_[redacted]');
@@ -42,19 +43,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Node enforces the timeouts only when it checks its connections; check every second.
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     exposeHeadRoutes: false,
+    // During shutdown, requests already on an open connection are served, not refused with 503.
+    return503OnClosing: false,
     trustProxy: config.trustProxy,
     clientErrorHandler,
     frameworkErrors: (error, _request, reply) => sendError(reply, 400, `The request URL is not valid: ${error.message}.`),
-    ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },
-      plugins: [exactIntegerKeyword],
-    },
+    ajv: ajvOptions,
   });
 
   for (const schema of componentSchemas) app.addSchema(schema);
   await app.register(routeTable);
   await app.register(errors);
   await app.register(securityHeaders);
+  await app.register(gracefulClose);
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
 

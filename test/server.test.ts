@@ -46,7 +46,7 @@ t.test('SIGTERM finishes the request in flight, then exits 0', async (t) => {
   const token = (await runCli(['token', 'create', 'alice'], env)).stdout.trim();
   const server = await startServer(t, env);
   const body = '{"id":1,"name":"In flight"}';
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+  const answer = new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
     const req = request(`${server.url}/plants`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
@@ -54,7 +54,7 @@ t.test('SIGTERM finishes the request in flight, then exits 0', async (t) => {
     req.on('response', (response) => {
       let text = '';
       response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+      response.on('end', () => resolve({ status: response.statusCode!, body: text, connection: response.headers.connection }));
     });
     req.on('error', reject);
     // Half the body now, the rest after the signal: the request is in flight when SIGTERM lands.
@@ -67,6 +67,7 @@ t.test('SIGTERM finishes the request in flight, then exits 0', async (t) => {
   const reply = await answer;
   t.equal(reply.status, 200);
   t.equal(reply.body, '{"name":"In flight"}');
+  t.equal(reply.connection, 'close', 'a response during shutdown tells the client not to reuse the connection');
   const started = Date.now();
   const result = await server.exit;
   t.equal(result.code, 0);

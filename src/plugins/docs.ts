@@ -11,7 +11,8 @@ export default async function docs(app: FastifyInstance) {
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument as never } });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    staticCSP: true,
+    // The app-wide policy (plugins/security-headers.ts) covers the UI: it needs only this origin.
+    staticCSP: false,
     uiConfig: { persistAuthorization: false, tryItOutEnabled: true },
   });
 

@@ -1,5 +1,6 @@
 // Runs the real `plant-store` command as a child process, for tests of start-up, signals and the CLI.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Test } from 'tap';
 import { projectRoot } from './paths.js';
@@ -40,12 +41,22 @@ export interface RunningServer {
   exit: Promise<Finished>;
 }
 
-/** Starts `plant-store serve` on a free port and waits until it listens. */
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts `plant-store serve` on a free port and waits until /healthz answers. */
 export async function startServer(t: Test, env: Record<string, string>): Promise<RunningServer> {
+  const port = await freePort();
   const [command, args] = cliCommand(['serve']);
   const child = spawn(command, args, {
     cwd: projectRoot,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exit = finished(child);
@@ -53,18 +64,13 @@ export async function startServer(t: Test, env: Record<string, string>): Promise
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     return exit.then(() => undefined);
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${seen}`)), 30_000);
-    child.stdout!.on('data', (chunk) => {
-      seen += chunk;
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    void exit.then((result) => reject(new Error(`server exited early (${result.code}):\n${result.stderr}`)));
-  });
-  return { child, port, url: `http://127.0.0.1:${port}`, exit };
+  const url = `http://127.0.0.1:${port}`;
+  let exited: Finished | undefined;
+  void exit.then((result) => (exited = result));
+  for (const started = Date.now(); Date.now() - started < 30_000; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (exited) throw new Error(`server exited early (${exited.code}):\n${exited.stderr}`);
+    const up = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
+    if (up) return { child, port, url, exit };
+  }
+  throw new Error('server did not answer /healthz within 30 seconds');
 }

@@ -107,3 +107,18 @@ t.test('RATE_LIMIT_PER_MINUTE=0 turns the per-token limit off', async (t) => {
   const alice = bearer(await tokenFor(app, 'alice'));
   for (let i = 0; i < 20; i++) t.equal((await inject(t, app, { url: '/plants', headers: alice })).status, 200);
 });
+
+t.test("another user's valid token reaches only that user's plants", async (t) => {
+  const app = await buildTestApp(t);
+  const alice = bearer(await tokenFor(app, 'alice'));
+  const bob = bearer(await tokenFor(app, 'bob'));
+  const json = { 'content-type': 'application/json' };
+  t.equal((await inject(t, app, { method: 'POST', url: '/plants', headers: { ...alice, ...json }, payload: '{"id":1,"name":"Alice fern"}' })).status, 200);
+  const list = await inject(t, app, { url: '/plants', headers: bob });
+  t.same([list.status, list.json()], [200, []], "GET with bob's token: bob's (empty) list");
+  const remove = await inject(t, app, { method: 'DELETE', url: '/plants/1', headers: bob });
+  t.same([remove.status, remove.json()], [404, { error: 404, message: 'You have no plant with id 1.' }], "DELETE of alice's plant with bob's token: 404");
+  const create = await inject(t, app, { method: 'POST', url: '/plants', headers: { ...bob, ...json }, payload: '{"id":1,"name":"Bob fern"}' });
+  t.same([create.status, create.json()], [200, { name: 'Bob fern' }], "POST with bob's token: bob's own plant 1, no conflict");
+  t.same((await inject(t, app, { url: '/plants', headers: alice })).json(), [{ name: 'Alice fern' }], "alice's plant is untouched");
+});

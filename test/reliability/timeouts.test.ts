@@ -1,0 +1,59 @@
+// Slow clients cannot hold connections: header, request and keep-alive timeouts, over real sockets.
+import { connect, type Socket } from 'node:net';
+import t from 'tap';
+import { buildTestApp, tokenFor } from '../helpers/app.js';
+
+async function listening(t: Parameters<typeof buildTestApp>[0]) {
+  const app = await buildTestApp(t, { headersTimeoutMs: 1000, requestTimeoutMs: 2000, keepAliveTimeoutMs: 500 });
+  const token = await tokenFor(app, 'alice');
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { port: (app.server.address() as { port: number }).port, token };
+}
+
+/** Writes `head` at once, then `text` one byte a second until the server closes the connection. */
+function trickle(port: number, head: string, text: string): Promise<{ answer: string; seconds: number; sent: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket: Socket = connect(port, '127.0.0.1');
+    socket.write(head);
+    let answer = '';
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (sent < text.length && !socket.destroyed) socket.write(text[sent++]!);
+    }, 1000);
+    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ answer, seconds: (Date.now() - started) / 1000, sent });
+    });
+  });
+}
+
+t.test('a client sending its headers one byte a second is cut off with 408', async (t) => {
+  const { port, token } = await listening(t);
+  const { answer, seconds, sent } = await trickle(port, '', `GET /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+  t.match(answer, /^HTTP\/1.1 408 /, 'answered 408');
+  t.match(answer, /\{"error":408,"message":"The request took too long to arrive\."\}$/, 'in the Error shape');
+  t.ok(seconds < 5, `cut off after ${seconds} s and ${sent} bytes`);
+});
+
+t.test('a client sending its body one byte a second is cut off', async (t) => {
+  const { port, token } = await listening(t);
+  const body = '{"id":1,"name":"slow"}';
+  const head = `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+  const { answer, seconds, sent } = await trickle(port, head, body);
+  t.ok(seconds < 6, `cut off after ${seconds} s, ${sent} of ${body.length} body bytes`);
+  t.ok(sent < body.length, 'before the body was complete');
+  if (answer !== '') t.match(answer, /^HTTP\/1.1 408 /, 'answered 408 when anything was said');
+});
+
+t.test('an idle keep-alive connection is closed after the keep-alive timeout', async (t) => {
+  const { port } = await listening(t);
+  const socket = connect(port, '127.0.0.1');
+  socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+  const started = Date.now();
+  await new Promise((resolve) => socket.on('close', resolve).on('error', () => undefined).resume());
+  const seconds = (Date.now() - started) / 1000;
+  t.ok(seconds < 3, `closed ${seconds} s after the last response`);
+});
