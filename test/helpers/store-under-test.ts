@@ -48,3 +48,8 @@ export async function breakStore(config: Pick<Config, 'databasePath' | 'database
   other.close();
   return /no such table/;
 }
+
+/** tap options for a test that only means something on one store: skipped, with the reason, in the other leg. */
+export function onlyOn(kind: StoreKind): { skip: string | false } {
+  return { skip: storeKind === kind ? false : `about the ${kind} store only; it runs in the ${kind} leg (PLANT_STORE_TEST_STORE=${kind})` };
+}

@@ -1,0 +1,146 @@
+// The PostgreSQL store on a real server: migrations (old, newer, racing), exact int64 ids,
+// the one-statement create under races, commits, timeouts and durable sessions.
+import pg from 'pg';
+import t from 'tap';
+import { migrate } from '../../../src/store/postgres/database.js';
+import { migrations } from '../../../src/store/postgres/migrations.js';
+import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { adminQuery } from '../../helpers/postgres-database.js';
+import { freshStore, onlyOn } from '../../helpers/store-under-test.js';
+
+type Test = Parameters<typeof freshStore>[0];
+
+async function freshUrl(t: Test): Promise<string> {
+  return (await freshStore(t)).config.databaseUrl!;
+}
+
+async function openStore(t: Test, url: string, timeoutMs = 5000): Promise<PostgresStore> {
+  const store = await PostgresStore.open({ url, poolSize: 4, timeoutMs });
+  t.teardown(() => store.close());
+  return store;
+}
+
+const one = async (store: PostgresStore, text: string) => (await store.pool.query(text)).rows[0] as Record<string, unknown>;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+t.test('a new database gets every migration; sessions have the configured timeouts', onlyOn('postgres'), async (t) => {
+  const store = await openStore(t, await freshUrl(t), 1234);
+  t.same((await store.pool.query('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version), migrations.map((_, i) => i + 1));
+  t.equal((await one(store, 'SHOW statement_timeout')).statement_timeout, '1234ms');
+  t.equal((await one(store, 'SHOW idle_in_transaction_session_timeout')).idle_in_transaction_session_timeout, '1234ms');
+  t.equal((await one(store, 'SHOW synchronous_commit')).synchronous_commit, 'on', 'commits wait for the disk');
+  t.equal((await one(store, 'SHOW application_name')).application_name, 'plant-store');
+});
+
+t.test('a database from an older version is upgraded in place, keeping its plants', onlyOn('postgres'), async (t) => {
+  const url = await freshUrl(t);
+  await migrate({ url, timeoutMs: 5000 }, 1);
+  await adminQuery(url, `INSERT INTO plants (owner, id, name) VALUES ('alice', ${INT64_MAX}, 'Old plant')`);
+  const store = await openStore(t, url);
+  t.equal((await one(store, 'SELECT max(version) AS version FROM schema_migrations')).version, migrations.length);
+  t.same(await store.listPlants('alice', undefined, 10), { plants: [{ name: 'Old plant' }] });
+  t.equal(await store.countTokens(), 0, 'the tokens table was added');
+});
+
+t.test('a database from a newer version is refused, not touched', onlyOn('postgres'), async (t) => {
+  const url = await freshUrl(t);
+  await migrate({ url, timeoutMs: 5000 });
+  await adminQuery(url, `INSERT INTO schema_migrations (version) VALUES (${migrations.length + 1})`);
+  await t.rejects(PostgresStore.open({ url, poolSize: 1, timeoutMs: 5000 }), /newer than this Plant Store/);
+  t.equal((await adminQuery(url, 'SELECT count(*)::int AS n FROM schema_migrations')).rows[0].n, migrations.length + 1);
+});
+
+t.test('instances starting at once apply each migration exactly once (advisory lock)', onlyOn('postgres'), async (t) => {
+  const url = await freshUrl(t);
+  const stores = await Promise.all(Array.from({ length: 8 }, () => openStore(t, url)));
+  t.equal(stores.length, 8, 'every instance opened');
+  t.same((await adminQuery(url, 'SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version), migrations.map((_, i) => i + 1));
+  t.equal(await stores[0]!.addPlant('alice', { id: 1n, name: 'a' }), 'created');
+  t.equal(await stores[7]!.addPlant('alice', { id: 1n, name: 'a' }), 'unchanged', 'they share one database');
+});
+
+t.test('ids are exact across the whole int64 range, in signed order', onlyOn('postgres'), async (t) => {
+  const store = await openStore(t, await freshUrl(t));
+  const ids = [INT64_MAX, 2n ** 53n + 1n, INT64_MIN, 0n, -1n, 2n ** 53n, INT64_MAX - 1n, INT64_MIN + 1n];
+  for (const id of ids) t.equal(await store.addPlant('alice', { id, name: String(id) }), 'created');
+  const sorted = [...ids].sort((a, b) => (a < b ? -1 : 1));
+  t.same((await store.listPlants('alice', undefined, 100)).plants.map((plant) => plant.name), sorted.map(String));
+  const page = await store.listPlants('alice', INT64_MIN, 2);
+  t.same(page, { plants: [{ name: String(INT64_MIN + 1n) }, { name: '-1' }], lastId: -1n }, 'the cursor id comes back as an exact bigint');
+  t.equal(typeof page.lastId, 'bigint');
+  t.same((await store.listPlants('alice', INT64_MAX - 1n, 5)).plants, [{ name: String(INT64_MAX) }]);
+  t.ok(await store.deletePlant('alice', INT64_MAX));
+  t.notOk(await store.deletePlant('alice', INT64_MAX), 'a second delete finds nothing');
+  t.ok(await store.deletePlant('alice', INT64_MIN));
+  t.equal(await store.addPlant('alice', { id: 2n ** 53n, name: String(2n ** 53n + 1n) }), 'conflict', '2^53 and 2^53+1 stay two plants');
+});
+
+t.test('concurrent creates of one plant, from two pools as from two instances: one created, the rest decided in SQL', onlyOn('postgres'), async (t) => {
+  const url = await freshUrl(t);
+  const [a, b] = [await openStore(t, url), await openStore(t, url)];
+  for (let round = 0; round < 10; round++) {
+    const id = BigInt(round);
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).addPlant('alice', { id, name: i % 4 < 2 ? 'same' : 'other' })));
+    t.equal(results.filter((result) => result === 'created').length, 1, `round ${round}: created once`);
+    const stored = (await a.listPlants('alice', id === 0n ? undefined : id - 1n, 1)).plants[0]!.name;
+    const expected = results.map((_, i) => (i % 4 < 2 ? 'same' : 'other')).map((name) => (name === stored ? ['created', 'unchanged'] : ['conflict']));
+    t.ok(results.every((result, i) => expected[i]!.includes(result)), `round ${round}: identical content is unchanged, different content conflicts`);
+  }
+  // Creates racing deletes of the same plant: every create is answered, and the end state is consistent.
+  const mixed = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a.addPlant('bob', { id: 5n, name: 'x' }) : b.deletePlant('bob', 5n))));
+  t.ok(mixed.filter((_, i) => i % 2).every((result) => result === 'created' || result === 'unchanged'));
+});
+
+t.test('a write is answered only after its commit: another connection already sees it', onlyOn('postgres'), async (t) => {
+  const url = await freshUrl(t);
+  const store = await openStore(t, url);
+  await Promise.all(Array.from({ length: 50 }, (_, i) => store.addPlant('carol', { id: BigInt(i), name: `c${i}`, tag: 't' })));
+  t.ok(await store.deletePlant('carol', 0n));
+  t.equal((await adminQuery(url, "SELECT count(*)::int AS n FROM plants WHERE owner = 'carol'")).rows[0].n, 49);
+});
+
+t.test('tokens: hashed, timestamps in UTC ISO form, revoked ones not found', onlyOn('postgres'), async (t) => {
+  const store = await openStore(t, await freshUrl(t));
+  const hash = Buffer.alloc(32, 7);
+  const id = await store.addToken('alice', hash);
+  t.equal(id, 1);
+  t.same(await store.findToken(hash), { tokenId: 1, user: 'alice' });
+  t.equal(await store.findToken(Buffer.alloc(32, 8)), undefined);
+  t.ok(await store.revokeToken(id));
+  t.notOk(await store.revokeToken(id), 'revoking twice reports nothing to revoke');
+  t.equal(await store.findToken(hash), undefined, 'a revoked token is not found');
+  const [info] = await store.listTokens();
+  t.match(info, { id: 1, user: 'alice', createdAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, revokedAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/ });
+  t.equal(await store.countTokens(), 1);
+});
+
+t.test('a statement longer than the timeout is cancelled, so nothing waits forever', onlyOn('postgres'), async (t) => {
+  const store = await openStore(t, await freshUrl(t), 300);
+  const started = Date.now();
+  await t.rejects(store.pool.query('SELECT pg_sleep(10)'), /timeout|cancel/i);
+  t.ok(Date.now() - started < 2000, `gave up after ${Date.now() - started} ms`);
+  t.ok(await store.isReady(), 'and the store still answers');
+});
+
+t.test('sessions commit durably even where the server turned synchronous_commit off', onlyOn('postgres'), async (t) => {
+  const url = await freshUrl(t);
+  const database = new URL(url).pathname.slice(1);
+  await adminQuery(url, `ALTER DATABASE ${database} SET synchronous_commit = off`);
+  // Options of its own in the URL are kept, and ours are added to them.
+  const store = await openStore(t, `${url}?options=${encodeURIComponent('-c search_path=public')}`);
+  t.equal((await one(store, 'SHOW synchronous_commit')).synchronous_commit, 'on');
+  t.equal((await one(store, 'SHOW search_path')).search_path, 'public');
+  const client = new pg.Client(url);
+  await client.connect();
+  t.equal((await client.query('SHOW synchronous_commit')).rows[0].synchronous_commit, 'off', 'the server setting itself is left alone');
+  await client.end();
+});
+
+t.test('a closed store is not ready', onlyOn('postgres'), async (t) => {
+  const store = await openStore(t, await freshUrl(t));
+  t.ok(await store.isReady());
+  await store.close();
+  t.notOk(await store.isReady());
+  await store.close(); // closing twice is harmless
+});
