@@ -1,0 +1,69 @@
+// Two server processes on one database, as behind a load balancer: random sequences whose requests
+// alternate between them match the in-memory model, and a revoked token is refused by both at once.
+import fc from 'fast-check';
+import t from 'tap';
+import { createToken } from '../../src/auth/tokens.js';
+import { loadConfig } from '../../src/config.js';
+import { openStore } from '../../src/store/open-store.js';
+import { fetchChecked } from '../helpers/app.js';
+import { runCli, startServer } from '../helpers/process.js';
+import { freshStore } from '../helpers/store-under-test.js';
+import { commandsFor, type Model, type Real } from './plant-model.js';
+
+const runs = Number(process.env.FUZZ_RUNS_TWO_INSTANCES ?? 100);
+const seed = Number(process.env.FUZZ_SEED ?? 20261122);
+
+async function twoInstances(t: Parameters<typeof freshStore>[0]) {
+  const settings = await freshStore(t);
+  const env = { ...settings.env, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', BOOTSTRAP_TOKEN: 'off' };
+  // Started together, so they also race to apply the migrations.
+  const [first, second] = await Promise.all([startServer(t, env), startServer(t, env)]);
+  return { settings, env, first, second };
+}
+
+t.test(`${runs} random sequences alternating between two instances match the model (seed ${seed})`, async (t) => {
+  const { settings, first, second } = await twoInstances(t);
+  const store = await openStore({ ...loadConfig({}), ...settings.config });
+  t.teardown(() => store.close());
+
+  let sequence = 0;
+  let requests = 0;
+  await fc.assert(
+    fc.asyncProperty(commandsFor(['alice', 'bob', 'carol']), async (commands) => {
+      const prefix = `s${sequence++}`;
+      const made = await Promise.all(['alice', 'bob', 'carol'].map(async (user) => [user, (await createToken(store, `${prefix}-${user}`)).token] as const));
+      // Request n goes to instance n mod 2: a create and the list that checks it hit different processes.
+      const real: Real = { bases: [first.url, second.url], tokens: new Map(made), requests: 0 };
+      await fc.asyncModelRun(() => ({ model: new Map() as Model, real }), commands);
+      requests += real.requests;
+    }),
+    { numRuns: runs, seed, verbose: 1 },
+  );
+  t.pass(`${sequence} sequences (including shrinking), ${requests} requests over two instances, all matched the model`);
+  t.ok(sequence >= runs);
+});
+
+t.test('a revoked token is refused by both instances on their very next request', async (t) => {
+  const { settings, env, first, second } = await twoInstances(t);
+  const auth = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+  // Revoked with the CLI, as an operator would.
+  const viaCli = (await runCli(['token', 'create', 'alice'], env)).stdout.trim();
+  t.equal((await fetchChecked(t, first.url, '/plants', auth(viaCli))).status, 200);
+  t.equal((await fetchChecked(t, second.url, '/plants', auth(viaCli))).status, 200);
+  t.equal((await runCli(['token', 'revoke', '1'], env)).code, 0);
+  t.equal((await fetchChecked(t, first.url, '/plants', auth(viaCli))).status, 401, 'first instance refuses it');
+  t.equal((await fetchChecked(t, second.url, '/plants', auth(viaCli))).status, 401, 'second instance refuses it');
+
+  // Revoked through a store of the kind each instance holds, then asked of the other instance first.
+  const store = await openStore({ ...loadConfig({}), ...settings.config });
+  t.teardown(() => store.close());
+  const { id, token } = await createToken(store, 'bob');
+  t.equal((await fetchChecked(t, first.url, '/plants', auth(token))).status, 200);
+  t.equal((await fetchChecked(t, second.url, '/plants', auth(token))).status, 200);
+  t.ok(await store.revokeToken(id));
+  const [fromSecond, fromFirst] = await Promise.all([fetchChecked(t, second.url, '/plants', auth(token)), fetchChecked(t, first.url, '/plants', auth(token))]);
+  t.equal(fromSecond.status, 401, 'second instance refuses it');
+  t.equal(fromFirst.status, 401, 'first instance refuses it');
+  t.equal(fromFirst.headers['www-authenticate'], 'Bearer realm="plant-store", error="invalid_token"');
+});
