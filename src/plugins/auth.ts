@@ -48,8 +48,9 @@ export default fp(
       }
       app.verifyBearerAuth!(request, reply, (error?: Error & { code?: string }) => {
         if (error === undefined) return done();
-        // bearer-auth reports its own failures with codes; anything else is a store fault.
-        if (error.code === undefined) return done(error);
+        // bearer-auth's own failures have FST_BEARER_AUTH_ codes; anything else is a store fault (which
+        // has a code of its own too, e.g. ECONNREFUSED or SQLITE_BUSY): a 500, not a failed authentication.
+        if (!error.code?.startsWith('FST_BEARER_AUTH_')) return done(error);
         failures.recordFailure(request.ip);
         const sentToken = SENT_BEARER_TOKEN.test(request.headers.authorization ?? '');
         reply.header('www-authenticate', sentToken ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE);

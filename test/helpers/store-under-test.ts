@@ -36,15 +36,15 @@ export async function freshStore(t: Test): Promise<StoreSettings> {
 
 /**
  * Breaks the store under a running service, as a real fault would: another connection drops
- * the plants table. Returns what the cause looks like in the log.
+ * a table (plants by default). Returns what the cause looks like in the log.
  */
-export async function breakStore(config: Pick<Config, 'databasePath' | 'databaseUrl'>): Promise<RegExp> {
+export async function breakStore(config: Pick<Config, 'databasePath' | 'databaseUrl'>, table: 'plants' | 'tokens' = 'plants'): Promise<RegExp> {
   if (config.databaseUrl !== undefined) {
-    await adminQuery(config.databaseUrl, 'DROP TABLE plants');
-    return /relation \W*plants\W* does not exist/; // the quotes are escaped in JSON log lines
+    await adminQuery(config.databaseUrl, `DROP TABLE ${table}`);
+    return new RegExp(`relation \\W*${table}\\W* does not exist`); // the quotes are escaped in JSON log lines
   }
   const other = new Database(config.databasePath);
-  other.exec('DROP TABLE plants');
+  other.exec(`DROP TABLE ${table}`);
   other.close();
   return /no such table/;
 }

@@ -53,3 +53,16 @@ t.test('a database fault answers 500 with no stack, SQL or path, and logs it wit
   t.equal(ready.status, 503);
   t.match(ready.json().message, /database is not reachable/);
 });
+
+t.test('a database fault while checking the token is a 500, not a 401, and not a failed authentication', async (t) => {
+  const config = await testConfig(t, { authFailuresPerMinute: 2 });
+  const app = await buildApp(config);
+  t.teardown(() => app.close());
+  const token = await tokenFor(app, 'alice');
+  await breakStore(config, 'tokens');
+  for (let i = 0; i < 4; i++) {
+    const reply = await inject(t, app, { url: '/plants', headers: bearer(token) });
+    t.equal(reply.status, 500, `attempt ${i + 1}: 500, never 429`);
+    t.equal(reply.headers['www-authenticate'], undefined, 'no challenge: the token was not refused');
+  }
+});
