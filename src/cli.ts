@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `plant-store` command: serve, and token create/list/revoke on DATABASE_PATH.
+// The `plant-store` command: serve, migrate, and token create/list/revoke on the configured database.
 import { createToken } from './auth/tokens.js';
 import { loadConfig } from './config.js';
 import { serve } from './server.js';
@@ -7,10 +7,11 @@ import { openStore } from './store/open-store.js';
 
 const USAGE = `Usage:
   plant-store serve                  start the service (same as npm start)
+  plant-store migrate                bring the database schema up to date, then exit
   plant-store token create <user>    print a new token for <user>, alone, on stdout
   plant-store token list             list token ids and their users (never the tokens)
   plant-store token revoke <id>      revoke a token; it fails on its next request
-All commands use DATABASE_PATH (default ./data/plants.db).`;
+All commands use DATABASE_URL (PostgreSQL) when set, else DATABASE_PATH (SQLite, default ./data/plants.db).`;
 
 class UsageError extends Error {}
 
@@ -38,9 +39,17 @@ async function tokenCommand(args: string[]): Promise<void> {
   }
 }
 
+/** Opening a store applies its pending migrations (under a lock, on PostgreSQL); a deploy can run them before the instances. */
+async function migrateCommand(): Promise<void> {
+  const store = await openStore(loadConfig());
+  await store.close();
+  process.stderr.write('the database schema is up to date\n');
+}
+
 async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   if (command === 'serve' && rest.length === 0) return serve();
+  if (command === 'migrate' && rest.length === 0) return migrateCommand();
   if (command === 'token') return tokenCommand(rest);
   if (command === undefined || command === 'help' || command === '--help') {
     process.stdout.write(`${USAGE}\n`);

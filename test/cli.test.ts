@@ -30,12 +30,21 @@ t.test('token create, list and revoke, on a database that does not exist yet', a
   t.match((await runCli(['token', 'list'], env)).stdout, /1\talice\t\S+\trevoked \S+/);
 });
 
+t.test('migrate brings a new database up to date and exits', async (t) => {
+  const { env } = await freshStore(t);
+  const migrated = await runCli(['migrate'], env);
+  t.equal(migrated.code, 0);
+  t.match(migrated.stderr, /schema is up to date/);
+  t.equal((await runCli(['migrate'], env)).code, 0, 'running it again changes nothing');
+  t.match((await runCli(['token', 'list'], env)).stdout, /^ID\tUSER\tCREATED\tSTATE\n$/);
+});
+
 t.test('mistakes are explained', async (t) => {
   const { env } = await freshStore(t);
   const unknown = await runCli(['token', 'revoke', '42'], env);
   t.equal(unknown.code, 1);
   t.match(unknown.stderr, /no active token has id 42/);
-  for (const args of [['token', 'revoke', 'abc'], ['token'], ['token', 'create'], ['frobnicate']]) {
+  for (const args of [['token', 'revoke', 'abc'], ['token'], ['token', 'create'], ['migrate', 'now'], ['frobnicate']]) {
     const result = await runCli(args, env);
     t.equal(result.code, 2, args.join(' '));
     t.match(result.stderr, /Usage:/);

@@ -1,0 +1,39 @@
+// Environment -> Config: the database settings, and the messages that name a bad one.
+import t from 'tap';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+t.test('without DATABASE_URL the SQLite file is used; the PostgreSQL settings have defaults', async (t) => {
+  const config = loadConfig({});
+  t.equal(config.databaseUrl, undefined);
+  t.equal(config.databasePath, './data/plants.db');
+  t.equal(config.databasePoolSize, 10);
+  t.equal(config.databaseTimeoutMs, 5000);
+  t.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined, 'empty is unset');
+});
+
+t.test('DATABASE_URL selects PostgreSQL with postgres:// or postgresql://', async (t) => {
+  for (const url of ['postgres://app:pw@db.internal:5432/plants', 'postgresql://app@10.0.0.5/plants?sslmode=require']) {
+    t.equal(loadConfig({ DATABASE_URL: url }).databaseUrl, url);
+  }
+  const config = loadConfig({ DATABASE_URL: 'postgres://db/plants', DATABASE_POOL_SIZE: '25', DATABASE_TIMEOUT_MS: '2500' });
+  t.same([config.databasePoolSize, config.databaseTimeoutMs], [25, 2500]);
+});
+
+t.test('a bad database setting is a ConfigError naming the variable, never repeating a password', async (t) => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['DATABASE_URL', 'mysql://root:hunter2@db/plants', /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL, not a mysql: one$/],
+    ['DATABASE_URL', 'postgres:/db', /^DATABASE_URL must be/],
+    ['DATABASE_URL', 'db.internal:5432', /^DATABASE_URL must be/],
+    ['DATABASE_URL', '//root:hunter2@db/plants', /^DATABASE_URL must be .* not a value without that scheme$/],
+    ['DATABASE_POOL_SIZE', '0', /^DATABASE_POOL_SIZE must be a whole number from 1 to 1000/],
+    ['DATABASE_POOL_SIZE', 'ten', /^DATABASE_POOL_SIZE must be/],
+    ['DATABASE_TIMEOUT_MS', '50', /^DATABASE_TIMEOUT_MS must be a whole number from 100 to 600000/],
+    ['DATABASE_TIMEOUT_MS', '1.5', /^DATABASE_TIMEOUT_MS must be/],
+  ];
+  for (const [name, value, message] of cases) {
+    const error = t.throws(() => loadConfig({ [name]: value }), `${name}=${value}`) as Error;
+    t.ok(error instanceof ConfigError, 'a ConfigError: the process exits 1 with the message');
+    t.match(error.message, message);
+    t.notMatch(error.message, /hunter2/);
+  }
+});
