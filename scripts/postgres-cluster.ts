@@ -5,6 +5,7 @@ import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readdirS
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export interface PostgresCluster {
   /** A superuser URL for the `postgres` database; swap the path for another database. */
@@ -152,7 +153,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Postgr
 }
 
 // `tsx scripts/postgres-cluster.ts`: start one and keep it until Ctrl-C, for trying things by hand.
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const cluster = await startCluster();
   process.stdout.write(`${cluster.url}\n`);
   const stop = () => {
