@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { fetchChecked, tempDir } from './helpers/app.js';
 import { freshStore, storeKind } from './helpers/store-under-test.js';
-import { runCli, startServer } from './helpers/process.js';
+import { freePort, runCli, startServer } from './helpers/process.js';
 
 t.test('token create, list and revoke, on a database that does not exist yet', async (t) => {
   // For SQLite, in folders that do not exist yet either.
@@ -37,6 +37,16 @@ t.test('migrate brings a new database up to date and exits', async (t) => {
   t.match(migrated.stderr, /schema is up to date/);
   t.equal((await runCli(['migrate'], env)).code, 0, 'running it again changes nothing');
   t.match((await runCli(['token', 'list'], env)).stdout, /^ID\tUSER\tCREATED\tSTATE\n$/);
+});
+
+t.test('a PostgreSQL database that cannot be reached stops start-up: exit 1, no password in the message', async (t) => {
+  const env = { DATABASE_URL: `postgres://app:hunter2@127.0.0.1:${await freePort()}/plants`, DATABASE_TIMEOUT_MS: '1000' };
+  for (const args of [['serve'], ['migrate']]) {
+    const result = await runCli(args, env);
+    t.equal(result.code, 1, args.join(' '));
+    t.match(result.stderr, /^plant-store: .*ECONNREFUSED/, `${args.join(' ')}: ${result.stderr.trim()}`);
+    t.notMatch(result.stderr, /hunter2/);
+  }
 });
 
 t.test('mistakes are explained', async (t) => {
