@@ -1,4 +1,4 @@
-// Builds the real app on a fresh SQLite file per test, and sends requests through the contract sentinel.
+// Builds the real app on a fresh database of the store under test, and sends requests through the contract sentinel.
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { Test } from 'tap';
 import { buildApp } from '../../src/app.js';
