@@ -1,5 +1,5 @@
 // A throwaway PostgreSQL server for tests and benchmarks: initdb and pg_ctl in a temporary folder, on 127.0.0.1 only.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -77,9 +77,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Postgr
   const data = join(dir, 'data');
   const log = join(dir, 'server.log');
   const password = randomBytes(18).toString('base64url');
+  const asServerUser = (command: string) => (user ? ['runuser', '-u', 'postgres', '--', join(bin, command)] : [join(bin, command)]);
   const run = (command: string, args: string[]) => {
-    const [file, argv] = user ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
-    const result = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
+    const [file, ...argv] = [...asServerUser(command), ...args];
+    const result = spawnSync(file!, argv, { encoding: 'utf8', cwd: dir });
     if (result.status !== 0) {
       const logText = existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '';
       throw new Error(`${command} failed (${result.status ?? result.signal}): ${result.stderr}${result.stdout}\n${logText}`);
@@ -124,11 +125,20 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Postgr
     const file = join(data, 'postmaster.pid');
     return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
   };
+  // A watchdog removes the server if this process dies without destroy(), even by SIGKILL or a
+  // test runner's timeout, when no 'exit' handler runs: a throwaway server must not outlive its owner.
+  const watchdog = spawn(
+    '/bin/sh',
+    ['-c', 'while kill -0 "$0" 2>/dev/null; do sleep 1; done; "$@" stop -D "$DIR/data" -m immediate -w >/dev/null 2>&1; rm -rf "$DIR"', String(process.pid), ...asServerUser('pg_ctl')],
+    { detached: true, stdio: 'ignore', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DIR: dir } },
+  );
+  watchdog.unref();
   let destroyed = false;
   const destroy = () => {
     if (destroyed) return;
     destroyed = true;
     process.removeListener('exit', destroy);
+    watchdog.kill();
     if (pid() !== undefined) {
       try {
         run('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w', '-t', '60']);
