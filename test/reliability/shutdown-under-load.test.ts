@@ -31,6 +31,9 @@ t.test(`SIGTERM with ${CONNECTIONS} busy connections`, async (t) => {
       else return void unexpected.push(`${outcome.status ?? outcome.error} ${outcome.body ?? ''}`);
     }
   });
+  // Signal once the load flows (a round of acknowledgements), not after a fixed time: on a busy
+  // machine, or while a PostgreSQL pool opens its connections, 500 ms alone may see none.
+  for (const started = Date.now(); acknowledged.length < CONNECTIONS && Date.now() - started < 15_000; ) await new Promise((resolve) => setTimeout(resolve, 20));
   await new Promise((resolve) => setTimeout(resolve, 500));
   const inFlightAtSignal = next - acknowledged.length;
   signalled = true;
