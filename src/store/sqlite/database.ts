@@ -7,15 +7,20 @@ import { migrations } from './migrations.js';
 export type SqliteDatabase = Database.Database;
 
 export function migrate(db: SqliteDatabase, target = migrations.length): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
-    throw new Error(`the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`);
-  }
-  for (let version = current; version < target; version++) {
-    db.transaction(() => {
-      db.exec(migrations[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    }).immediate();
+  // The version is read inside each IMMEDIATE transaction: processes opening one new file at
+  // once (instances starting together) then apply each migration once, one after the other.
+  const step = db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > migrations.length) {
+      throw new Error(`the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`);
+    }
+    if (current >= target) return false;
+    db.exec(migrations[current]!);
+    db.pragma(`user_version = ${current + 1}`);
+    return true;
+  });
+  while (step.immediate()) {
+    // one migration applied; look again
   }
 }
 

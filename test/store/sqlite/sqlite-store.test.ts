@@ -1,10 +1,13 @@
 // The SQLite store on real files: durable settings, migrations of older files, group commit.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { migrations } from '../../../src/store/sqlite/migrations.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../helpers/app.js';
+import { projectRoot } from '../../helpers/paths.js';
 
 function openStore(t: Parameters<typeof tempDir>[0], path = join(tempDir(t), 'nested', 'folders', 'plants.db')) {
   const store = new SqliteStore(path);
@@ -40,6 +43,26 @@ t.test('a file from a newer version is refused, not touched', async (t) => {
   future.pragma(`user_version = ${migrations.length + 1}`);
   future.close();
   t.throws(() => new SqliteStore(path), /newer than this Plant Store/);
+});
+
+t.test('processes opening one new file at once apply each migration once', async (t) => {
+  const path = join(tempDir(t), 'shared.db');
+  const storeModule = pathToFileURL(join(projectRoot, 'src', 'store', 'sqlite', 'sqlite-store.ts')).href;
+  // Each process loads first, then all open the file at the same instant (a busy wait to the same clock time).
+  const startAt = Date.now() + 4000;
+  const script = `const { SqliteStore } = await import(${JSON.stringify(storeModule)}); while (Date.now() < ${startAt}); new SqliteStore(process.argv[1]).close();`;
+  const exits = await Promise.all(
+    Array.from({ length: 4 }, () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, path], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      return new Promise<string>((resolve) => child.on('close', (code) => resolve(`${code} ${stderr.trim()}`)));
+    }),
+  );
+  t.same(exits, ['0 ', '0 ', '0 ', '0 '], 'every process opened the store');
+  const db = new Database(path, { readonly: true });
+  t.equal(db.pragma('user_version', { simple: true }), migrations.length);
+  db.close();
 });
 
 t.test('concurrent writes share one commit, and each outcome is its own', async (t) => {
