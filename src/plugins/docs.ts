@@ -11,7 +11,8 @@ export default async function docs(app: FastifyInstance) {
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument as never } });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    staticCSP: true,
+    // No staticCSP: the plugin's own policy would replace helmet's on these pages with a looser
+    // one (https: styles and fonts, validator.swagger.io) that still blocks Swagger UI's inline styles.
     uiConfig: { persistAuthorization: false, tryItOutEnabled: true },
   });
 

@@ -56,6 +56,8 @@ t.test('Swagger UI is served from this machine only', async (t) => {
   const page = await inject(t, app, { url: '/docs/' });
   t.equal(page.status, 200);
   t.notMatch(page.body, /(src|href)="https?:/, 'no remote scripts or styles');
+  t.match(page.headers['content-security-policy'], /script-src 'self';/, "helmet's policy");
+  t.notMatch(page.headers['content-security-policy'], /https:|swagger\.io/, 'not a looser one that allows remote sources');
   const initializer = await inject(t, app, { url: '/docs/static/swagger-initializer.js' });
   t.equal(initializer.status, 200);
   t.match(initializer.body, /validatorUrl: null/, 'no call to the public validator badge');
