@@ -322,9 +322,9 @@ export interface operations {
                  */
                 limit?: number;
                 /**
-                 * @description Where the page starts. Take it from the `Link` header of the previous page;
-                 *     its content is opaque and may change between versions.
-                 * @example djE6NDI
+                 * @description Where the page starts. Leave it out for the first page; take it from the
+                 *     `Link` header of the previous page for the next. Its content is opaque and may
+                 *     change between versions.
                  */
                 cursor?: string;
             };

@@ -2,6 +2,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import auth from './plugins/auth.js';
+import corsPolicy from './plugins/cors.js';
 import docs from './plugins/docs.js';
 import gracefulClose from './plugins/graceful-close.js';
 import errors, { clientErrorHandler, sendError } from './plugins/errors.js';
@@ -56,6 +57,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errors);
   await app.register(securityHeaders);
   await app.register(gracefulClose);
+  await app.register(corsPolicy, { origins: config.corsOrigins });
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
 

@@ -25,6 +25,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveTimeoutMs: number;
+  /** Browser origins allowed to call the API from their pages (CORS); none: no CORS headers at all. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -49,6 +51,25 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be on or off (true/false, 1/0), not "${env[name]}"`);
 }
 
+/** Comma-separated exact origins (scheme, host, port), as browsers send them in the Origin header. */
+function origins(env: Env, name: string): string[] {
+  const entries = (env[name] ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    let origin: string | undefined;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = undefined;
+    }
+    // Comparing with URL's own serialization refuses paths, a trailing slash, default ports,
+    // upper case and '*': none of them would ever equal the Origin a browser sends.
+    if (origin !== entry || !/^https?:/.test(entry)) {
+      throw new ConfigError(`${name} must be comma-separated origins such as https://app.example.com or http://localhost:5173 (scheme, host and port only), not "${entry}"`);
+    }
+  }
+  return [...new Set(entries)];
+}
+
 function oneOf(env: Env, name: string, fallback: string, allowed: string[]): string {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
@@ -69,6 +90,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000_000),
     bootstrapToken: boolean(env, 'BOOTSTRAP_TOKEN', true),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
     ...timeouts(env),
   };
 }

@@ -1,4 +1,5 @@
-// Environment -> Config: the database settings, and the messages that name a bad one.
+// Environment -> Config: the database and CORS settings, and the messages that name a bad one
+// (the other settings are checked through the real process in server.test.ts).
 import t from 'tap';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -35,5 +36,21 @@ t.test('a bad database setting is a ConfigError naming the variable, never repea
     t.ok(error instanceof ConfigError, 'a ConfigError: the process exits 1 with the message');
     t.match(error.message, message);
     t.notMatch(error.message, /hunter2/);
+  }
+});
+
+t.test('CORS_ORIGINS: none by default; exact origins, comma-separated', async (t) => {
+  t.same(loadConfig({}).corsOrigins, []);
+  t.same(loadConfig({ CORS_ORIGINS: '' }).corsOrigins, []);
+  t.same(loadConfig({ CORS_ORIGINS: 'https://app.example.com' }).corsOrigins, ['https://app.example.com']);
+  t.same(loadConfig({ CORS_ORIGINS: ' http://localhost:5173 , https://app.example.com,,http://localhost:5173' }).corsOrigins, [
+    'http://localhost:5173',
+    'https://app.example.com',
+  ]);
+});
+
+t.test('CORS_ORIGINS: anything a browser would never send as Origin stops start-up, naming the variable', async (t) => {
+  for (const value of ['*', 'app.example.com', 'https://app.example.com/', 'https://app.example.com/path', 'https://App.example.com', 'https://app.example.com:443', 'ftp://files.example.com', 'null', 'https://ok.example.com,nope']) {
+    t.throws(() => loadConfig({ CORS_ORIGINS: value }), { constructor: ConfigError, message: /^CORS_ORIGINS must be comma-separated origins/ }, value);
   }
 });

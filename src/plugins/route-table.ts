@@ -25,7 +25,9 @@ function routePattern(url: string): RegExp {
 
 /** Methods served at a concrete path such as /plants/42. */
 export function methodsAt(table: RouteEntry[], path: string): string[] {
-  return [...new Set(table.filter((route) => route.pattern.test(path)).flatMap((route) => route.methods))];
+  // A catch-all route (`*`: the CORS preflight, when CORS is on) says nothing about which paths exist.
+  const routes = table.filter((route) => route.url !== '*' && route.pattern.test(path));
+  return [...new Set(routes.flatMap((route) => route.methods))];
 }
 
 export default fp(

@@ -23,17 +23,24 @@ t.test('/openapi.json deep-equals the parsed openapi.yaml; /openapi.yaml is the 
   t.equal(yaml.body, yamlText);
 });
 
+const declared = Object.values(operations)
+  .map((operation) => `${operation.method} ${operation.url}`)
+  .sort();
+const served = (routes: { url: string; methods: string[] }[]) => routes.flatMap((route) => route.methods.map((method) => `${method} ${route.url}`)).sort();
+
 t.test('the app serves exactly the operations of openapi.yaml, apart from the docs UI', async (t) => {
   const app = await buildTestApp(t);
-  const served = app.routeTable
-    .filter((route) => !route.url.startsWith('/docs'))
-    .flatMap((route) => route.methods.map((method) => `${method} ${route.url}`))
-    .sort();
-  const declared = Object.values(operations)
-    .map((operation) => `${operation.method} ${operation.url}`)
-    .sort();
-  t.same(served, declared);
+  t.same(served(app.routeTable.filter((route) => !route.url.startsWith('/docs'))), declared);
   t.ok(app.routeTable.some((route) => route.url === '/docs'), 'the docs UI is served');
+});
+
+t.test('with CORS on, the only addition is the preflight route of @fastify/cors', async (t) => {
+  // A CORS preflight is browser protocol, not an operation of the API: openapi.yaml does not
+  // declare it, and the default app (no CORS_ORIGINS) does not serve it.
+  const app = await buildTestApp(t, { corsOrigins: ['https://app.example.com'] });
+  const routes = app.routeTable.filter((route) => !route.url.startsWith('/docs'));
+  t.same(served(routes.filter((route) => route.url === '*')), ['OPTIONS *']);
+  t.same(served(routes.filter((route) => route.url !== '*')), declared);
 });
 
 t.test('every plant operation needs bearerAuth and every open one declares security: []', async (t) => {
@@ -49,6 +56,8 @@ t.test('Swagger UI is served from this machine only', async (t) => {
   const page = await inject(t, app, { url: '/docs/' });
   t.equal(page.status, 200);
   t.notMatch(page.body, /(src|href)="https?:/, 'no remote scripts or styles');
+  t.match(page.headers['content-security-policy'], /script-src 'self';/, "helmet's policy");
+  t.notMatch(page.headers['content-security-policy'], /https:|swagger\.io/, 'not a looser one that allows remote sources');
   const initializer = await inject(t, app, { url: '/docs/static/swagger-initializer.js' });
   t.equal(initializer.status, 200);
   t.match(initializer.body, /validatorUrl: null/, 'no call to the public validator badge');

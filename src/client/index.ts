@@ -1,0 +1,44 @@
+// `plant-store/client`: a typed client for the Plant Store API, a thin layer on openapi-fetch.
+import createClient, { defaultPathSerializer, type Client } from 'openapi-fetch';
+import type { components, paths } from 'plant-store/types';
+import { allPlants, type AllPlantsOptions } from './all-plants.js';
+import { assertExactNumber, stringifyExact } from './exact-json.js';
+
+export { PlantStoreError } from './plant-store-error.js';
+export type { AllPlantsOptions } from './all-plants.js';
+export type { components, paths } from 'plant-store/types';
+
+export type Plant = components['schemas']['Plant'];
+export type NewPlant = components['schemas']['NewPlant'];
+/** The body of every failure the service answers (400, 401, 404, 409, 413, 415, 429, 500, 503). */
+export type ApiError = components['schemas']['Error'];
+
+export interface PlantStoreClientOptions {
+  /** Where the service is, such as `http://127.0.0.1:3000`; in a browser also a relative base such as `/api`. */
+  baseUrl: string;
+  /** A bearer token, from `npx plant-store token create <user>`. */
+  token: string;
+  /** Used instead of `globalThis.fetch`, for logging, retries or tests. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** openapi-fetch's client for `paths` (GET, POST, DELETE, ... with typed `data` and `error`), plus `allPlants`. */
+export type PlantStoreClient = Client<paths, 'application/json'> & {
+  /** Every plant of the token's user, in ascending id order, fetching page after page as it goes. */
+  allPlants(options?: AllPlantsOptions): AsyncGenerator<Plant, void, undefined>;
+};
+
+export function createPlantStoreClient(options: PlantStoreClientOptions): PlantStoreClient {
+  const client = createClient<paths, 'application/json'>({
+    baseUrl: options.baseUrl,
+    headers: { Authorization: `Bearer ${options.token}` },
+    ...(options.fetch && { fetch: options.fetch }),
+    // int64 ids: a bigint goes on the wire as bare digits, never through a rounded number.
+    bodySerializer: stringifyExact,
+    pathSerializer: (pathname, parameters) => {
+      Object.values(parameters).forEach(assertExactNumber);
+      return defaultPathSerializer(pathname, parameters);
+    },
+  });
+  return Object.assign(client, { allPlants: (listOptions?: AllPlantsOptions) => allPlants(client, listOptions) });
+}

@@ -1,0 +1,115 @@
+// plant-store/client against a real listening server: exact int64 ids on the wire, typed
+// failures (409, 401, 404, 400) and the page iterator following Link headers.
+import t, { type Test } from 'tap';
+import { createPlantStoreClient, PlantStoreError, type ApiError } from '../../src/client/index.js';
+import { buildTestApp, tokenFor } from '../helpers/app.js';
+import { checkedFetch, listen } from '../helpers/checked-fetch.js';
+
+const MAX = 9223372036854775807n;
+const MIN = -9223372036854775808n;
+
+async function setup(t: Test) {
+  const app = await buildTestApp(t);
+  const baseUrl = await listen(app);
+  const wire = checkedFetch(t);
+  const client = createPlantStoreClient({ baseUrl, token: await tokenFor(app, 'alice'), fetch: wire.fetch });
+  return { app, baseUrl, wire, client };
+}
+
+t.test('bigint ids beyond 2^53 go on the wire as plain JSON integers and stay distinct', async (t) => {
+  const { client, wire } = await setup(t);
+  for (const [id, name] of [[MAX, 'Max'], [MAX - 1n, 'Max minus one'], [MIN, 'Min'], [2n ** 53n + 1n, 'Past 2^53']] as const) {
+    const { data, error, response } = await client.POST('/plants', { body: { id, name } });
+    t.equal(response.status, 200, name);
+    t.equal(error, undefined);
+    t.same(data, { name });
+  }
+  t.equal(wire.sent[0]!.body, '{"id":9223372036854775807,"name":"Max"}', 'bare digits, not a string or a rounded number');
+  t.equal(wire.sent[2]!.body, '{"id":-9223372036854775808,"name":"Min"}');
+  t.equal(wire.sent[0]!.headers.get('content-type'), 'application/json');
+  t.equal(wire.sent[0]!.headers.get('authorization')?.startsWith('Bearer pst_'), true);
+
+  const listed = await client.GET('/plants');
+  t.same(listed.data?.map((plant) => plant.name), ['Min', 'Past 2^53', 'Max minus one', 'Max'], 'four plants, in int64 order');
+
+  const deleted = await client.DELETE('/plants/{id}', { params: { path: { id: MAX } } });
+  t.equal(deleted.response.status, 204);
+  t.equal(wire.sent.at(-1)!.url, '/plants/9223372036854775807');
+  t.same((await client.GET('/plants')).data?.map((plant) => plant.name), ['Min', 'Past 2^53', 'Max minus one'], 'only MAX is gone');
+});
+
+t.test('a number already rounded past 2^53 is refused before anything is sent', async (t) => {
+  const { client, wire } = await setup(t);
+  await t.rejects(client.POST('/plants', { body: { id: 2 ** 53 + 2, name: 'Rounded' } }), RangeError);
+  await t.rejects(client.DELETE('/plants/{id}', { params: { path: { id: 2 ** 60 } } }), RangeError);
+  t.equal(wire.sent.length, 0);
+});
+
+t.test('409: the same id with other content is a typed Error', async (t) => {
+  const { client } = await setup(t);
+  await client.POST('/plants', { body: { id: MAX, name: 'Ivy' } });
+  const { data, error, response } = await client.POST('/plants', { body: { id: MAX, name: 'Ivy', tag: 'climber' } });
+  t.equal(data, undefined);
+  t.equal(response.status, 409);
+  const body: ApiError | undefined = error;
+  t.equal(body?.error, 409);
+  t.match(body?.message, /id 9223372036854775807 already exists/);
+  const retried = await client.POST('/plants', { body: { id: MAX, name: 'Ivy' } });
+  t.equal(retried.response.status, 200, 'the same content again is safe');
+});
+
+t.test('401: a revoked or unknown token is a typed Error with a Bearer challenge', async (t) => {
+  const { baseUrl, wire } = await setup(t);
+  const stranger = createPlantStoreClient({ baseUrl, token: `pst_${'x'.repeat(43)}`, fetch: wire.fetch });
+  const { data, error, response } = await stranger.GET('/plants');
+  t.equal(data, undefined);
+  t.equal(response.status, 401);
+  t.same(error, { error: 401, message: 'The bearer token is not valid; it may have been revoked. Ask for a new one.' });
+  t.equal(response.headers.get('www-authenticate'), 'Bearer realm="plant-store", error="invalid_token"');
+  const iterating = stranger.allPlants().next();
+  await t.rejects(iterating, { name: 'PlantStoreError', status: 401, body: { error: 401 } });
+});
+
+t.test('404: deleting a plant the caller does not have is a typed Error', async (t) => {
+  const { client } = await setup(t);
+  const { error, response } = await client.DELETE('/plants/{id}', { params: { path: { id: -5n } } });
+  t.equal(response.status, 404);
+  t.same(error, { error: 404, message: 'You have no plant with id -5.' });
+});
+
+t.test('allPlants follows rel="next" page by page until the last page', async (t) => {
+  const { client, wire } = await setup(t);
+  const edges = [MIN, MIN + 1n, -(2n ** 53n) - 1n, -1n, 0n, 2n ** 53n, 2n ** 53n + 1n, MAX - 1n, MAX];
+  const ids = [...edges, ...Array.from({ length: 14 }, (_, index) => BigInt(index + 1) * 1000n)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const id of [...ids].reverse()) await client.POST('/plants', { body: { id, name: `p${id}` } });
+  wire.sent.length = 0;
+
+  const names: string[] = [];
+  for await (const plant of client.allPlants({ limit: 10 })) names.push(plant.name);
+  t.same(names, ids.map((id) => `p${id}`), 'every plant once, in ascending id order');
+  t.same(wire.sent.map((request) => request.url.replace(/cursor=[^&]+/, 'cursor=…')), [
+    '/plants?limit=10',
+    '/plants?limit=10&cursor=…',
+    '/plants?limit=10&cursor=…',
+  ]);
+  t.ok(wire.sent.every((request) => request.headers.get('authorization')?.startsWith('Bearer ')), 'every page is authenticated');
+});
+
+t.test('allPlants stops early when the loop breaks, and yields nothing for no plants', async (t) => {
+  const { client, wire } = await setup(t);
+  const none: unknown[] = [];
+  for await (const plant of client.allPlants()) none.push(plant);
+  t.same(none, []);
+  for (let id = 1; id <= 5; id++) await client.POST('/plants', { body: { id, name: `p${id}` } });
+  wire.sent.length = 0;
+  for await (const plant of client.allPlants({ limit: 2 })) if (plant.name === 'p3') break;
+  t.equal(wire.sent.length, 2, 'the third page is never fetched');
+});
+
+t.test('allPlants throws a PlantStoreError carrying the 400 Error body', async (t) => {
+  const { client } = await setup(t);
+  const failure = await client.allPlants({ limit: 0 }).next().catch((error: unknown) => error);
+  t.ok(failure instanceof PlantStoreError);
+  t.equal((failure as PlantStoreError).status, 400);
+  t.match((failure as PlantStoreError).body?.message, /limit/);
+});

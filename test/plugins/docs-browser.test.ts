@@ -1,0 +1,76 @@
+// Swagger UI end to end in headless Chromium: authorize with a token, create a plant with
+// "Try it out", list it; no request leaves 127.0.0.1, no CSP violation, no console error,
+// and every API answer the browser gets follows openapi.yaml.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
+import t from 'tap';
+import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
+import { listen } from '../helpers/checked-fetch.js';
+import { offsite, openPage, skipReason, WAIT, watch } from '../helpers/chromium.js';
+import { projectRoot } from '../helpers/paths.js';
+
+const skip = skipReason();
+if (skip !== undefined) {
+  t.plan(0, skip);
+} else {
+  t.test('Swagger UI: authorize, create a plant with Try it out, list it', async (t) => {
+    const app = await buildTestApp(t);
+    const base = await listen(app);
+    const token = await tokenFor(app, 'alice');
+    const page = await openPage(t);
+    const seen = await watch(page, base);
+
+    const documentResponse = await page.goto(`${base}/docs`, WAIT);
+    const policy = documentResponse?.headers()['content-security-policy'] ?? '';
+    t.match(policy, /script-src 'self';/, "the page runs under helmet's policy: this origin's scripts only");
+    t.notMatch(policy, /https:|swagger\.io/, 'no remote sources allowed');
+
+    await page.locator('button.authorize').first().click(WAIT);
+    await page.locator('#auth-bearer-value').fill(token);
+    await page.locator('.auth-btn-wrapper button.authorize').click();
+    await page.locator('.auth-btn-wrapper button.btn-done').click();
+    t.equal(await page.locator('.scheme-container button.authorize.locked').count(), 1, 'the Authorize button shows a closed lock');
+
+    const create = page.locator('#operations-plants-addPlant');
+    await create.locator('.opblock-summary').click();
+    await create.locator('textarea.body-param__text').fill('{\n  "id": 9223372036854775807,\n  "name": "Browser fern",\n  "tag": "e2e"\n}');
+    await create.locator('button.execute').click();
+    t.equal(await liveStatus(create), '200', 'POST /plants answered 200 in the response panel');
+    t.match(await liveBody(create), /Browser fern/);
+
+    const list = page.locator('#operations-plants-listPlants');
+    await list.locator('.opblock-summary').click();
+    await list.locator('button.execute').click();
+    t.equal(await liveStatus(list), '200', 'GET /plants answered 200 in the response panel');
+    const listed = await liveBody(list);
+    t.match(listed, /"name": "Browser fern"/, 'the new plant is in the listed body');
+    t.match(listed, /"tag": "e2e"/);
+
+    const artifacts = join(projectRoot, 'test-artifacts');
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, 'swagger-ui.png'), fullPage: true });
+    await list.locator('.live-responses-table').first().screenshot({ path: join(artifacts, 'swagger-ui-list-response.png') });
+
+    const posts = seen.requests.filter((request) => request.method === 'POST');
+    t.same(posts.map((request) => `${request.url} ${request.authorization}`), [`${base}/plants Bearer ${token}`], 'one create, with the token');
+    const exact = await inject(t, app, { method: 'DELETE', url: '/plants/9223372036854775807', headers: bearer(token) });
+    t.equal(exact.status, 204, 'the id typed in the browser was stored exactly');
+
+    await seen.settled();
+    t.same(offsite(seen, [base]), [], `every request went to ${base}`);
+    t.ok(seen.requests.length > 5, `${seen.requests.length} requests recorded`);
+    t.same(seen.problems, [], 'no CSP violation, console error, page error or failed request');
+    t.same(seen.contract, [], 'every API answer the browser got follows openapi.yaml');
+  });
+}
+
+async function liveStatus(operation: Locator): Promise<string> {
+  const status = operation.locator('.live-responses-table tbody .response-col_status').first();
+  await status.waitFor(WAIT);
+  return (await status.innerText()).trim();
+}
+
+async function liveBody(operation: Locator): Promise<string> {
+  return operation.locator('.live-responses-table tbody .response-col_description pre').first().innerText();
+}
