@@ -1,7 +1,7 @@
 // The SQLite store: statements prepared once, plain SQL, writes through group commit.
 import type { AddResult, PlantPage, Store, StoredPlant, TokenInfo, TokenOwner } from '../plant-store.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, type WriteQueue } from './group-commit.js';
 
 type PlantRow = [id: bigint, name: string, tag: string | null];
 
@@ -21,15 +21,23 @@ function prepare(db: SqliteDatabase) {
   };
 }
 
+export interface SqliteStoreOptions {
+  /**
+   * How writes commit: group commit by default. Only the benchmark passes another (one commit
+   * per request), to measure what group commit is worth.
+   */
+  writes?: (db: SqliteDatabase) => WriteQueue;
+}
+
 export class SqliteStore implements Store {
   readonly db: SqliteDatabase;
   readonly #sql: ReturnType<typeof prepare>;
-  readonly writes: GroupCommit;
+  readonly writes: WriteQueue;
 
-  constructor(path: string) {
+  constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path);
     this.#sql = prepare(this.db);
-    this.writes = new GroupCommit(this.db);
+    this.writes = options.writes?.(this.db) ?? new GroupCommit(this.db);
   }
 
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
