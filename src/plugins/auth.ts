@@ -1,6 +1,5 @@
 // Bearer authentication for the scope it is registered in: hashed token lookup,
 // RFC 6750 challenges, and a per-address limit on failures.
-import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hashToken, looksLikeToken } from '../auth/tokens.js';
@@ -18,6 +17,19 @@ declare module 'fastify' {
 const CHALLENGE = 'Bearer realm="plant-store"';
 /** A token was sent in the Bearer scheme, even if it is malformed. */
 const SENT_BEARER_TOKEN = /^bearer[ \t]+\S/i;
+const SCHEME = 'bearer ';
+
+/**
+ * The token of `Authorization: Bearer <token>` when it has the form of one of ours, else undefined.
+ * The scheme name is case-insensitive (RFC 6749); spaces around the token are ignored.
+ */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined || header.length <= SCHEME.length || header.slice(0, SCHEME.length).toLowerCase() !== SCHEME) return undefined;
+  const token = header.slice(SCHEME.length).trim();
+  return looksLikeToken(token) ? token : undefined;
+}
+
+type Done = (error?: Error) => void;
 
 export default fp(
   async function auth(app: FastifyInstance, options: { authFailuresPerMinute: number }) {
@@ -25,36 +37,29 @@ export default fp(
     app.decorateRequest('user', '');
     app.decorateRequest('tokenId', 0);
 
-    await app.register(bearerAuth, {
-      keys: new Set<string>(), // unused: `auth` looks tokens up by hash
-      addHook: false,
-      specCompliance: 'rfc6749', // the scheme name is case-insensitive
-      verifyErrorLogLevel: 'info' as const,
-      async auth(key: string, request: FastifyRequest) {
-        if (!looksLikeToken(key)) return false;
-        const owner = await app.store.findToken(hashToken(key));
-        if (owner === undefined) return false;
-        request.user = owner.user;
-        request.tokenId = owner.tokenId;
-        return true;
-      },
-    });
+    function refuse(request: FastifyRequest, reply: FastifyReply, done: Done) {
+      failures.recordFailure(request.ip);
+      const sentToken = SENT_BEARER_TOKEN.test(request.headers.authorization ?? '');
+      request.log.info(sentToken ? 'unauthorized: the bearer token is not valid' : 'unauthorized: no bearer token');
+      reply.header('www-authenticate', sentToken ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE);
+      done(sentToken ? new InvalidToken() : new MissingToken());
+    }
 
-    app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    // A plain callback hook with one promise for the lookup: this runs on every protected request.
+    app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: Done) => {
       const wait = failures.blockedFor(request.ip);
       if (wait > 0) {
         reply.header('retry-after', wait);
         return done(new TooManyAuthFailures(wait));
       }
-      app.verifyBearerAuth!(request, reply, (error?: Error & { code?: string }) => {
-        if (error === undefined) return done();
-        // bearer-auth reports its own failures with codes; anything else is a store fault.
-        if (error.code === undefined) return done(error);
-        failures.recordFailure(request.ip);
-        const sentToken = SENT_BEARER_TOKEN.test(request.headers.authorization ?? '');
-        reply.header('www-authenticate', sentToken ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE);
-        done(sentToken ? new InvalidToken() : new MissingToken());
-      });
+      const token = bearerToken(request.headers.authorization);
+      if (token === undefined) return refuse(request, reply, done);
+      app.store.findToken(hashToken(token)).then((owner) => {
+        if (owner === undefined) return refuse(request, reply, done);
+        request.user = owner.user;
+        request.tokenId = owner.tokenId;
+        done();
+      }, done); // a store fault: 500
     });
   },
   { name: 'auth', dependencies: ['store'] },
