@@ -15,10 +15,18 @@ export default async function plantRoutes(app: FastifyInstance) {
     handler: async (request, reply) => {
       const limit = Number(request.query.limit); // validation filled in the default
       const cursor = request.query.cursor;
-      const page = await app.store.listPlants(request.user, cursor === undefined ? undefined : decodeCursor(cursor), limit);
-      if (page.lastId !== undefined) {
-        reply.header('link', `</plants?limit=${limit}&cursor=${encodeCursor(page.lastId)}>; rel="next"`);
+      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      const nextLink = (lastId: bigint | undefined) => {
+        if (lastId !== undefined) reply.header('link', `</plants?limit=${limit}&cursor=${encodeCursor(lastId)}>; rel="next"`);
+      };
+      if (app.store.listPlantsJson !== undefined) {
+        const page = await app.store.listPlantsJson(request.user, after, limit);
+        nextLink(page.lastId);
+        // Already JSON of the response schema's shape: sent as it is, not serialized again.
+        return reply.type('application/json; charset=utf-8').send(page.json);
       }
+      const page = await app.store.listPlants(request.user, after, limit);
+      nextLink(page.lastId);
       return page.plants;
     },
   });

@@ -13,6 +13,13 @@ export interface PlantPage {
   lastId?: bigint;
 }
 
+/** A page as the JSON text of a Plant array, exactly what GET /plants answers. */
+export interface JsonPlantPage {
+  json: string;
+  /** The id of the last plant on this page when more follow. */
+  lastId?: bigint;
+}
+
 export interface TokenOwner {
   tokenId: number;
   user: string;
@@ -30,6 +37,11 @@ export interface PlantStore {
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult>;
   /** Plants of `owner` with id greater than `after`, ascending. */
   listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage>;
+  /**
+   * Optional: the same page as listPlants, already serialized. Stores that can make (or keep) the
+   * JSON text cheaper than objects implement it; the route uses it when present.
+   */
+  listPlantsJson?(owner: string, after: bigint | undefined, limit: number): Promise<JsonPlantPage>;
   /** Resolves true after the deletion is committed, false when there was no such plant. */
   deletePlant(owner: string, id: bigint): Promise<boolean>;
   isReady(): Promise<boolean>;

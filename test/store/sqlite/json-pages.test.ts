@@ -1,0 +1,103 @@
+// Pages as JSON text from SQLite, and the cache of first pages: the same answers as listPlants,
+// and never a stale page, whoever writes (this store, another connection, another process).
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import t, { type Test } from 'tap';
+import { PageCache } from '../../../src/store/sqlite/page-cache.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { tempDir } from '../../helpers/app.js';
+import { projectRoot } from '../../helpers/paths.js';
+
+function openStore(t: Test, path = join(tempDir(t), 'plants.db')) {
+  const store = new SqliteStore(path);
+  t.teardown(() => store.close());
+  return { store, path };
+}
+
+const names = (json: string) => (JSON.parse(json) as Array<{ name: string }>).map((plant) => plant.name);
+
+t.test('JSON pages are the object pages, serialized: same text, same next cursor', async (t) => {
+  const { store } = openStore(t);
+  const awkward = ['plain', 'quote " inside', 'back\\slash', 'émoji 🌵 and 中文', 'line\u2028separator', '</script>', 'tab\there', 'x'.repeat(200)];
+  for (const [i, name] of awkward.entries()) {
+    await store.addPlant('alice', { id: BigInt(i * 3 - 9), name, ...(i % 3 === 0 ? {} : { tag: i % 3 === 1 ? '' : `tag ${i}` }) });
+  }
+  await store.addPlant('alice', { id: 9223372036854775807n, name: 'max' });
+  await store.addPlant('bob', { id: 0n, name: 'not alice' });
+  for (const limit of [1, 2, 3, 8, 9, 10, 1000]) {
+    let after: bigint | undefined;
+    for (;;) {
+      const objects = await store.listPlants('alice', after, limit);
+      const json = await store.listPlantsJson('alice', after, limit);
+      t.same(JSON.parse(json.json), objects.plants, `limit ${limit} after ${after}`);
+      if (!awkward.some((name) => name.includes('\t'))) t.equal(json.json, JSON.stringify(objects.plants));
+      t.equal(json.lastId, objects.lastId, `limit ${limit} after ${after}: next cursor`);
+      if (json.lastId === undefined) break;
+      after = json.lastId;
+    }
+  }
+  t.equal((await store.listPlantsJson('nobody', undefined, 10)).json, '[]');
+  t.same(await store.listPlantsJson('alice', 9223372036854775807n, 10), { json: '[]' });
+});
+
+t.test('printable text comes out byte for byte as JSON.stringify writes it', async (t) => {
+  const { store } = openStore(t);
+  await store.addPlant('alice', { id: 1n, name: 'quote " back\\slash émoji 🌵 \u2028 </script>', tag: '' });
+  await store.addPlant('alice', { id: 2n, name: 'no tag' });
+  const { plants } = await store.listPlants('alice', undefined, 10);
+  t.equal((await store.listPlantsJson('alice', undefined, 10)).json, JSON.stringify(plants));
+});
+
+t.test("a cached first page follows this store's own writes", async (t) => {
+  const { store } = openStore(t);
+  await store.addPlant('alice', { id: 2n, name: 'b' });
+  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['b']);
+  t.ok(store.pages.get('alice', 10), 'cached');
+  await store.addPlant('alice', { id: 1n, name: 'a' });
+  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a', 'b'], 'after a create');
+  await store.deletePlant('alice', 2n);
+  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a'], 'after a delete');
+  await store.addPlant('bob', { id: 1n, name: 'bob' });
+  t.ok(store.pages.get('alice', 10), "another owner's write leaves alice's pages alone");
+  t.equal(await store.addPlant('alice', { id: 1n, name: 'other' }), 'conflict');
+  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a'], 'a conflict changes nothing');
+});
+
+t.test("another connection's commit drops the cached pages", async (t) => {
+  const { store, path } = openStore(t);
+  await store.addPlant('alice', { id: 1n, name: 'a' });
+  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a']);
+  const other = new Database(path);
+  other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 2, 'from elsewhere')").run();
+  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a', 'from elsewhere'], 'after an insert');
+  other.prepare("DELETE FROM plants WHERE owner = 'alice' AND id = 1").run();
+  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['from elsewhere'], 'after a delete');
+  other.close();
+});
+
+t.test("another process's commit drops the cached pages", async (t) => {
+  const { store, path } = openStore(t);
+  await store.addPlant('alice', { id: 1n, name: 'a' });
+  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a']);
+  const write = `const D = require('better-sqlite3'); const db = new D(process.argv[1]); db.pragma('busy_timeout = 5000');
+    db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 0, 'from another process')").run(); db.close();`;
+  execFileSync(process.execPath, ['-e', write, path], { cwd: projectRoot });
+  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['from another process', 'a']);
+});
+
+t.test('the cache keeps within its budget, dropping the oldest owners first', async (t) => {
+  const cache = new PageCache(10_000);
+  const page = { json: 'x'.repeat(1000) };
+  for (let i = 0; i < 20; i++) cache.set(`user-${i}`, 20, page);
+  t.ok(cache.bytes <= 10_000, `${cache.bytes} bytes`);
+  t.notOk(cache.get('user-0', 20), 'the oldest went');
+  t.ok(cache.get('user-19', 20), 'the newest stayed');
+  cache.set('huge', 20, { json: 'x'.repeat(20_000) });
+  t.notOk(cache.get('huge', 20), 'a page larger than the budget is not kept');
+  cache.set('user-19', 20, page);
+  cache.set('user-19', 20, page);
+  cache.forget('user-19');
+  cache.clear();
+  t.equal(cache.bytes, 0);
+});
