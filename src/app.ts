@@ -15,6 +15,7 @@ import { componentSchemas } from '../generated/schemas.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/plant-store.js';
 import { exactIntegerKeyword } from './validation/exact-integer.js';
+import { lazyChildLogger } from './logging/lazy-child-logger.js';
 
 /** Tokens must never reach the logs, not even from a query string. */
 const redactTokens = (url: string) => url.replace(/pst_[A-Za-z0-9_-]*/g, 'pst_[redacted]');
@@ -36,6 +37,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             ...(options.logStream && { stream: options.logStream }),
             serializers: { req: (request) => ({ method: request.method, url: redactTokens(request.url), remoteAddress: request.ip }) },
           },
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT,
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
