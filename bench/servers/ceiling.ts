@@ -11,3 +11,4 @@ const plants = firstPage(20);
 app.get('/plants', { schema: { response: { 200: { type: 'array', items: { $ref: 'Plant#' } } } } }, async () => plants);
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void app.close().then(() => process.exit(0)));

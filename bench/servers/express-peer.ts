@@ -85,4 +85,5 @@ app.use((error: Error & { status?: number }, _req: Request, res: Response, _next
   res.status(status).json({ error: status, message: status === 500 ? 'Something went wrong.' : error.message });
 });
 
-app.listen(Number(process.env.PORT), '127.0.0.1');
+const server = app.listen(Number(process.env.PORT), '127.0.0.1');
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => server.close(() => process.exit(0)).closeAllConnections());

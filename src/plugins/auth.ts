@@ -5,12 +5,15 @@ import fp from 'fastify-plugin';
 import { hashToken, looksLikeToken } from '../auth/tokens.js';
 import { FailureLimiter } from '../auth/failure-limiter.js';
 import { InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
+import type { ReadView } from '../store/plant-store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The user whose token authenticated this request. */
     user: string;
     tokenId: number;
+    /** This request's view of the store, when the store offers one; the token was read through it. */
+    readView: ReadView | null;
   }
 }
 
@@ -36,6 +39,7 @@ export default fp(
     const failures = new FailureLimiter(options.authFailuresPerMinute);
     app.decorateRequest('user', '');
     app.decorateRequest('tokenId', 0);
+    app.decorateRequest('readView', null);
 
     function refuse(request: FastifyRequest, reply: FastifyReply, done: Done) {
       failures.recordFailure(request.ip);
@@ -54,10 +58,14 @@ export default fp(
       }
       const token = bearerToken(request.headers.authorization);
       if (token === undefined) return refuse(request, reply, done);
-      app.store.findToken(hashToken(token)).then((owner) => {
+      // The token is the request's first read: through a view, its check for changes made
+      // elsewhere also serves the request's later reads.
+      const view = app.store.readView?.() ?? null;
+      (view ?? app.store).findToken(hashToken(token)).then((owner) => {
         if (owner === undefined) return refuse(request, reply, done);
         request.user = owner.user;
         request.tokenId = owner.tokenId;
+        request.readView = view;
         done();
       }, done); // a store fault: 500
     });

@@ -19,8 +19,9 @@ export default async function plantRoutes(app: FastifyInstance) {
       const nextLink = (lastId: bigint | undefined) => {
         if (lastId !== undefined) reply.header('link', `</plants?limit=${limit}&cursor=${encodeCursor(lastId)}>; rel="next"`);
       };
-      if (app.store.listPlantsJson !== undefined) {
-        const page = await app.store.listPlantsJson(request.user, after, limit);
+      const reader = request.readView ?? app.store;
+      if (reader.listPlantsJson !== undefined) {
+        const page = await reader.listPlantsJson(request.user, after, limit);
         nextLink(page.lastId);
         // Already JSON of the response schema's shape: sent as it is, not serialized again.
         return reply.type('application/json; charset=utf-8').send(page.json);

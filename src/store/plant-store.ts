@@ -57,4 +57,19 @@ export interface TokenStore {
   countTokens(): Promise<number>;
 }
 
-export type Store = PlantStore & TokenStore;
+/** The reads of one request, for stores that cache: see CachingStore. */
+export interface ReadView {
+  findToken(hash: Buffer): Promise<TokenOwner | undefined>;
+  listPlantsJson(owner: string, after: bigint | undefined, limit: number): Promise<JsonPlantPage>;
+}
+
+export interface CachingStore {
+  /**
+   * Optional: a view for one request. A store that caches checks once, at the view's first
+   * read, for changes made elsewhere; the view's later reads trust that check. Plain methods
+   * check on every call, so a request that reads twice pays twice.
+   */
+  readView?(): ReadView;
+}
+
+export type Store = PlantStore & TokenStore & CachingStore;

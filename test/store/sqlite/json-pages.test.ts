@@ -53,13 +53,13 @@ t.test("a cached first page follows this store's own writes", async (t) => {
   const { store } = openStore(t);
   await store.addPlant('alice', { id: 2n, name: 'b' });
   t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['b']);
-  t.ok(store.pages.get('alice', 10), 'cached');
+  t.ok(store.reads.pages.get('alice', 10), 'cached');
   await store.addPlant('alice', { id: 1n, name: 'a' });
   t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a', 'b'], 'after a create');
   await store.deletePlant('alice', 2n);
   t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a'], 'after a delete');
   await store.addPlant('bob', { id: 1n, name: 'bob' });
-  t.ok(store.pages.get('alice', 10), "another owner's write leaves alice's pages alone");
+  t.ok(store.reads.pages.get('alice', 10), "another owner's write leaves alice's pages alone");
   t.equal(await store.addPlant('alice', { id: 1n, name: 'other' }), 'conflict');
   t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a'], 'a conflict changes nothing');
 });
@@ -100,4 +100,27 @@ t.test('the cache keeps within its budget, dropping the oldest owners first', as
   cache.forget('user-19');
   cache.clear();
   t.equal(cache.bytes, 0);
+});
+
+t.test('a read view looks for other writers at its first read, and each new view looks again', async (t) => {
+  const { store, path } = openStore(t);
+  const { createToken, hashToken } = await import('../../../src/auth/tokens.js');
+  const { token } = await createToken(store, 'alice');
+  await store.addPlant('alice', { id: 1n, name: 'a' });
+  await store.listPlantsJson('alice', undefined, 10); // cached
+  const other = new Database(path);
+  t.teardown(() => other.close());
+  const insert = other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'elsewhere')");
+
+  insert.run(2);
+  const first = store.readView();
+  t.same(await first.findToken(hashToken(token)), { tokenId: 1, user: 'alice' });
+  t.same(names((await first.listPlantsJson('alice', undefined, 10)).json), ['a', 'elsewhere'], 'the token read looked for the commit');
+
+  const second = store.readView();
+  insert.run(3);
+  t.same(names((await second.listPlantsJson('alice', undefined, 10)).json), ['a', 'elsewhere', 'elsewhere'], 'a view whose first read is a page looks too');
+
+  other.prepare("UPDATE tokens SET revoked_at = 'now'").run();
+  t.equal(await store.readView().findToken(hashToken(token)), undefined, 'a token revoked elsewhere is not found by the next view');
 });
