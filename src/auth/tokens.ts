@@ -12,6 +12,14 @@ export function hashToken(token: string): Buffer {
   return hash('sha256', token, 'buffer');
 }
 
+/**
+ * The same SHA-256 hash as base64 text, for lookups in memory: on every request, and without
+ * the Buffer that 'buffer' output allocates (which costs more than the hash itself).
+ */
+export function hashTokenText(token: string): string {
+  return hash('sha256', token, 'base64');
+}
+
 export function looksLikeToken(text: string): boolean {
   return TOKEN.test(text);
 }

@@ -2,7 +2,7 @@
 // RFC 6750 challenges, and a per-address limit on failures.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { hashToken, looksLikeToken } from '../auth/tokens.js';
+import { hashToken, hashTokenText, looksLikeToken } from '../auth/tokens.js';
 import { FailureLimiter } from '../auth/failure-limiter.js';
 import { InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
 import type { ReadView } from '../store/plant-store.js';
@@ -61,7 +61,8 @@ export default fp(
       // The token is the request's first read: through a view, its check for changes made
       // elsewhere also serves the request's later reads.
       const view = app.store.readView?.() ?? null;
-      (view ?? app.store).findToken(hashToken(token)).then((owner) => {
+      const found = view ? view.findTokenByHashText(hashTokenText(token)) : app.store.findToken(hashToken(token));
+      found.then((owner) => {
         if (owner === undefined) return refuse(request, reply, done);
         request.user = owner.user;
         request.tokenId = owner.tokenId;

@@ -59,7 +59,8 @@ export interface TokenStore {
 
 /** The reads of one request, for stores that cache: see CachingStore. */
 export interface ReadView {
-  findToken(hash: Buffer): Promise<TokenOwner | undefined>;
+  /** findToken, with the SHA-256 hash as base64 text (hashTokenText). */
+  findTokenByHashText(hash: string): Promise<TokenOwner | undefined>;
   listPlantsJson(owner: string, after: bigint | undefined, limit: number): Promise<JsonPlantPage>;
 }
 

@@ -37,7 +37,7 @@ function prepare(db: SqliteDatabase) {
 
 export class CachedReads {
   readonly pages = new PageCache(PAGE_CACHE_BYTES);
-  /** Owners of active tokens by hash (as latin1 text). Unknown tokens are not kept: guesses cannot fill memory. */
+  /** Owners of active tokens by hash (as base64 text). Unknown tokens are not kept: guesses cannot fill memory. */
   readonly #tokens = new Map<string, TokenOwner>();
   readonly #sql: ReturnType<typeof prepare>;
   #version: unknown;
@@ -60,15 +60,14 @@ export class CachedReads {
   }
 
   /** The owner of an active token, from the cache when it is there; as fresh as the last look. */
-  tokenOwner(hash: Buffer): TokenOwner | undefined {
-    const key = hash.toString('latin1');
-    const known = this.#tokens.get(key);
+  tokenOwner(hashText: string): TokenOwner | undefined {
+    const known = this.#tokens.get(hashText);
     if (known !== undefined) return known;
-    const row = this.#sql.findToken.get(hash) as TokenRow | undefined;
+    const row = this.#sql.findToken.get(Buffer.from(hashText, 'base64')) as TokenRow | undefined;
     if (row === undefined) return undefined;
     if (this.#tokens.size >= TOKEN_CACHE_ENTRIES) this.#tokens.clear();
     const owner = { tokenId: row[0], user: row[1] };
-    this.#tokens.set(key, owner);
+    this.#tokens.set(hashText, owner);
     return owner;
   }
 
@@ -119,7 +118,7 @@ export class SqliteReadView implements ReadView {
     this.#looked = true;
   }
 
-  async findToken(hash: Buffer): Promise<TokenOwner | undefined> {
+  async findTokenByHashText(hash: string): Promise<TokenOwner | undefined> {
     this.#look();
     return this.#reads.tokenOwner(hash);
   }

@@ -78,7 +78,7 @@ export class SqliteStore implements Store {
   }
 
   findToken(hash: Buffer): Promise<TokenOwner | undefined> {
-    return this.readView().findToken(hash);
+    return this.readView().findTokenByHashText(hash.toString('base64'));
   }
 
   addToken(user: string, hash: Buffer): Promise<number> {

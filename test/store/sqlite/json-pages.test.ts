@@ -104,7 +104,7 @@ t.test('the cache keeps within its budget, dropping the oldest owners first', as
 
 t.test('a read view looks for other writers at its first read, and each new view looks again', async (t) => {
   const { store, path } = openStore(t);
-  const { createToken, hashToken } = await import('../../../src/auth/tokens.js');
+  const { createToken, hashTokenText } = await import('../../../src/auth/tokens.js');
   const { token } = await createToken(store, 'alice');
   await store.addPlant('alice', { id: 1n, name: 'a' });
   await store.listPlantsJson('alice', undefined, 10); // cached
@@ -114,7 +114,7 @@ t.test('a read view looks for other writers at its first read, and each new view
 
   insert.run(2);
   const first = store.readView();
-  t.same(await first.findToken(hashToken(token)), { tokenId: 1, user: 'alice' });
+  t.same(await first.findTokenByHashText(hashTokenText(token)), { tokenId: 1, user: 'alice' });
   t.same(names((await first.listPlantsJson('alice', undefined, 10)).json), ['a', 'elsewhere'], 'the token read looked for the commit');
 
   const second = store.readView();
@@ -122,5 +122,5 @@ t.test('a read view looks for other writers at its first read, and each new view
   t.same(names((await second.listPlantsJson('alice', undefined, 10)).json), ['a', 'elsewhere', 'elsewhere'], 'a view whose first read is a page looks too');
 
   other.prepare("UPDATE tokens SET revoked_at = 'now'").run();
-  t.equal(await store.readView().findToken(hashToken(token)), undefined, 'a token revoked elsewhere is not found by the next view');
+  t.equal(await store.readView().findTokenByHashText(hashTokenText(token)), undefined, 'a token revoked elsewhere is not found by the next view');
 });
