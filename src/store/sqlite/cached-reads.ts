@@ -86,6 +86,15 @@ export class CachedReads {
     this.pages.forget(owner);
   }
 
+  /**
+   * Called inside a create of plant `id` by this store, before it commits. A first page that
+   * is full and followed by more plants keeps the same plants and the same next link when the
+   * new id sorts after its last one, so only pages the plant can land on are dropped.
+   */
+  created(owner: string, id: bigint): void {
+    this.pages.forgetWhere(owner, (page) => page.lastId === undefined || id <= page.lastId);
+  }
+
   /** Called inside every revocation by this store, before it commits. */
   forgetTokens(): void {
     this.#tokens.clear();

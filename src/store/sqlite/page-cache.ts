@@ -40,6 +40,18 @@ export class PageCache {
     }
   }
 
+  /** Forgets the owner's pages for which `changed` says yes. */
+  forgetWhere(owner: string, changed: (page: JsonPage) => boolean): void {
+    const pages = this.#owners.get(owner);
+    if (pages === undefined) return;
+    for (const [limit, page] of pages) {
+      if (!changed(page)) continue;
+      this.#bytes -= page.json.length * 2 + ENTRY_OVERHEAD;
+      pages.delete(limit);
+    }
+    if (pages.size === 0) this.#owners.delete(owner);
+  }
+
   forget(owner: string): void {
     const pages = this.#owners.get(owner);
     if (pages === undefined) return;

@@ -49,9 +49,11 @@ export class SqliteStore implements Store {
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
     const tag = plant.tag ?? null;
     return this.writes.run(() => {
-      // Inside the write's transaction, synchronously: no read can see the cache in between.
-      this.reads.forget(owner);
-      if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) return 'created';
+      if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
+        // Inside the write's transaction, synchronously: no read can see the cache in between.
+        this.reads.created(owner, plant.id);
+        return 'created';
+      }
       const existing = this.#sql.findOne.get(owner, plant.id) as { name: string; tag: string | null };
       return existing.name === plant.name && existing.tag === tag ? 'unchanged' : 'conflict';
     });

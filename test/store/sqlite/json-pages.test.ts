@@ -124,3 +124,45 @@ t.test('a read view looks for other writers at its first read, and each new view
   other.prepare("UPDATE tokens SET revoked_at = 'now'").run();
   t.equal(await store.readView().findTokenByHashText(hashTokenText(token)), undefined, 'a token revoked elsewhere is not found by the next view');
 });
+
+t.test('creating a plant after a full first page keeps that page; anything that can change it drops it', async (t) => {
+  const { store } = openStore(t);
+  for (let id = 1n; id <= 5n; id++) await store.addPlant('alice', { id: id * 10n, name: `p${id}` });
+  await store.listPlantsJson('alice', undefined, 2); // [10, 20], more follow
+  await store.listPlantsJson('alice', undefined, 10); // all five, nothing follows
+  await store.addPlant('alice', { id: 1000n, name: 'late' });
+  t.ok(store.reads.pages.get('alice', 2), 'a page the new id sorts after is kept');
+  t.notOk(store.reads.pages.get('alice', 10), 'a last page is dropped: the plant lands on it');
+  await store.addPlant('alice', { id: 15n, name: 'inside' });
+  t.notOk(store.reads.pages.get('alice', 2), 'a page the new id lands on is dropped');
+});
+
+t.test('cached first pages always equal the database, over random writes from here and elsewhere', async (t) => {
+  const { store, path } = openStore(t);
+  const other = new Database(path);
+  t.teardown(() => other.close());
+  const elsewhere = {
+    add: other.prepare("INSERT OR IGNORE INTO plants (owner, id, name) VALUES ('alice', ?, 'elsewhere')"),
+    delete: other.prepare("DELETE FROM plants WHERE owner = 'alice' AND id = ?"),
+  };
+  let seed = 7;
+  const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  for (let step = 0; step < 400; step++) {
+    const id = BigInt(next(40) - 20);
+    const action = next(6);
+    if (action === 0) await store.addPlant('alice', { id, name: `n${next(3)}` });
+    else if (action === 1) await store.deletePlant('alice', id);
+    else if (action === 2) elsewhere.add.run(id);
+    else if (action === 3) elsewhere.delete.run(id);
+    for (const limit of [1, 3, 8, 50]) {
+      const view = store.readView();
+      const cached = await view.listPlantsJson('alice', undefined, limit);
+      const truth = await store.listPlants('alice', undefined, limit);
+      if (cached.json !== JSON.stringify(truth.plants) || cached.lastId !== truth.lastId) {
+        t.fail(`step ${step}, limit ${limit}: cached ${cached.json} ${cached.lastId}, database ${JSON.stringify(truth.plants)} ${truth.lastId}`);
+        return;
+      }
+    }
+  }
+  t.pass('400 random writes, every cached page right');
+});
