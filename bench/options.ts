@@ -12,13 +12,16 @@ export interface Options {
   only: string[];
   /** Rewrite docs/benchmarks.md and docs/benchmarks.svg. */
   writeDocs: boolean;
+  /** Only rewrite the docs from this earlier results file (after editing bench/findings.md). */
+  render?: string;
 }
 
 export const USAGE = `npm run bench -- [--quick] [--rounds N] [--seconds S] [--warmup S] [--connections N]
-                       [--tool autocannon|wrk] [--only id,id] [--docs|--no-docs]
+                       [--tool autocannon|wrk] [--only id,id] [--docs|--no-docs] [--render results.json]
   --quick      the quick scenarios, 2 rounds of 1 s, docs untouched (CI keeps the harness working)
   default      every scenario, 8 rounds of 4 s after 1 s of warm-up, docs/benchmarks.md rewritten
-  --tool       the load generator; wrk when installed, else autocannon`;
+  --tool       the load generator; wrk when installed, else autocannon
+  --render     rewrite docs/benchmarks.md from an earlier run's bench/results/*.json, measuring nothing`;
 
 export function parseOptions(args: string[], wrkInstalled: boolean): Options {
   const { values } = parseArgs({
@@ -33,6 +36,7 @@ export function parseOptions(args: string[], wrkInstalled: boolean): Options {
       only: { type: 'string', default: '' },
       docs: { type: 'boolean' },
       'no-docs': { type: 'boolean' },
+      render: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -59,5 +63,6 @@ export function parseOptions(args: string[], wrkInstalled: boolean): Options {
     tool,
     only: values.only === '' ? [] : values.only.split(','),
     writeDocs: values['no-docs'] ? false : (values.docs ?? !quick),
+    ...(values.render !== undefined && { render: values.render }),
   };
 }

@@ -21,9 +21,10 @@ function table(summary: ScenarioSummary): string {
 }
 
 function ratios(summary: ScenarioSummary): string {
-  const lines = summary.ratios.map((r) => `- ${r.of} / ${r.to}: **${num(r.median, 2)} ×** (per-round ratios ${num(r.min, 2)} to ${num(r.max, 2)})`);
+  const lines = summary.ratios.map((r) => `- ${r.of} / ${r.to}: **${num(r.median, 2)} ×** req/s (per-round ratios ${num(r.min, 2)} to ${num(r.max, 2)})`);
   const costs = summary.rowCosts.map((c) => `- server CPU per extra row, limit ${c.from} → ${c.to}: **${num(c.microsPerRow, 3)} µs**`);
-  return [...lines, ...costs].join('\n');
+  const notes = summary.notes.map((note) => `- Note: ${note}`);
+  return [...lines, ...costs, ...notes].join('\n');
 }
 
 function targets(run: RunRecord): string {
@@ -71,7 +72,7 @@ makes absolute figures noisy; the ratios, measured between servers in the same i
 Load generator ${o.tool}, ${o.connections} connections; ${o.rounds} rounds of ${o.seconds} s, each after ${o.warmupSeconds} s of warm-up,
 the servers taking turns (A B C A B C ...). Figures are medians over the rounds; a ratio is the median of the
 per-round ratios. Server CPU comes from \`/proc/<pid>/stat\` (1 = 100% = one core), peak RSS from \`VmHWM\` in
-\`/proc/<pid>/status\` (reset when the scenario's servers are up). Every run ${o.quick ? 'was the short `--quick` one: indicative only' : 'took the full time'}; the whole benchmark took ${run.durationSeconds} s.
+\`/proc/<pid>/status\` (reset when the scenario's servers are up). The whole benchmark took ${run.durationSeconds} s${o.quick ? '; this was the short `--quick` run, so the figures are indicative only' : ''}.
 
 **Rate limiting is off for every server:** Plant Store runs with \`RATE_LIMIT_PER_MINUTE=0\`; the references have no limiter.
 

@@ -1,7 +1,7 @@
 // `npm run bench`: builds the data, starts every server and the load generator itself, runs the
 // scenarios in interleaved rounds, writes bench/results/*.json and rewrites docs/benchmarks.md.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +84,11 @@ async function runScenario(scenario: Scenario, index: number, options: Options, 
 async function main(): Promise<void> {
   const started = Date.now();
   const options = parseOptions(process.argv.slice(2), hasCommand('wrk'));
+  if (options.render !== undefined) {
+    const earlier = JSON.parse(readFileSync(options.render, 'utf8')) as RunRecord;
+    say(`rewrote ${writeDocs(root, earlier, options.render).join(' and ')} from ${options.render}`);
+    return;
+  }
   const pin = pinning();
   const machine = describeMachine();
   if (!hasProc()) say('no /proc: server CPU and memory are not measured');

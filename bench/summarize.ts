@@ -43,6 +43,8 @@ export interface ScenarioSummary {
   /** Server CPU per extra row between successive page sizes, in microseconds (page-size scenario). */
   rowCosts: Array<{ from: number; to: number; microsPerRow: number }>;
   targets: TargetResult[];
+  /** Things a reader of the figures should know, such as a server that was not saturated. */
+  notes: string[];
 }
 
 function perRound(measurements: Measurement[], label: string): Map<number, Measurement> {
@@ -119,6 +121,13 @@ export function summarize(scenario: Scenario, measurements: Measurement[]): Scen
   const ours = scenario.ours;
   const ratios = ours === undefined ? [] : scenario.contestants.filter((c) => c.label !== ours).map((c) => ratio(measurements, ours, c.label));
   const costs = rowCosts(scenario, measurements);
+  const notes = contestants
+    .filter((c) => c.cpuShare < 0.85)
+    .map(
+      (c) =>
+        `${c.label} kept its core ${Math.round(c.cpuShare * 100)}% busy: its requests per second were bounded by something else ` +
+        '(the load generator, or waiting for the disk to sync), so a ratio against it understates or overstates the difference in CPU cost; compare CPU µs/request too.',
+    );
   return {
     id: scenario.id,
     title: scenario.title,
@@ -128,5 +137,6 @@ export function summarize(scenario: Scenario, measurements: Measurement[]): Scen
     ratios,
     rowCosts: scenario.targets.some((t) => t.kind === 'row-cost') ? costs : [],
     targets: scenario.targets.map((target) => judge(target, measurements, contestants, costs)),
+    notes,
   };
 }
