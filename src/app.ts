@@ -17,6 +17,8 @@ import { componentSchemas } from '../generated/schemas.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/plant-store.js';
 import { ajvOptions } from './validation/ajv-options.js';
+import { lazyChildLogger } from './logging/lazy-child-logger.js';
+import { RequestLogController } from './logging/request-log-controller.js';
 
 /** Tokens must never reach the logs, not even from a query string. */
 const redactTokens = (url: string) => url.replace(/pst_[A-Za-z0-9_-]*/g, 'pst_[redacted]');
@@ -38,6 +40,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             ...(options.logStream && { stream: options.logStream }),
             serializers: { req: (request) => ({ method: request.method, url: redactTokens(request.url), remoteAddress: request.ip }) },
           },
+    childLoggerFactory: lazyChildLogger,
+    logController: new RequestLogController(config.logLevel),
     bodyLimit: BODY_LIMIT,
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,

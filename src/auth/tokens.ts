@@ -1,5 +1,5 @@
 // Token format and hashing: opaque random tokens, kept only as SHA-256 hashes.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { TokenStore } from '../store/plant-store.js';
 
 const PREFIX = 'pst_';
@@ -8,7 +8,16 @@ const TOKEN = /^pst_[A-Za-z0-9_-]{43}$/;
 export const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  // The one-shot hash: no Hash object per call, which made this a tenth of a small GET.
+  return hash('sha256', token, 'buffer');
+}
+
+/**
+ * The same SHA-256 hash as base64 text, for lookups in memory: on every request, and without
+ * the Buffer that 'buffer' output allocates (which costs more than the hash itself).
+ */
+export function hashTokenText(token: string): string {
+  return hash('sha256', token, 'base64');
 }
 
 export function looksLikeToken(text: string): boolean {

@@ -3,15 +3,18 @@
 import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { hashToken, looksLikeToken } from '../auth/tokens.js';
+import { hashToken, hashTokenText, looksLikeToken } from '../auth/tokens.js';
 import { FailureLimiter } from '../auth/failure-limiter.js';
 import { InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
+import type { ReadView } from '../store/plant-store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The user whose token authenticated this request. */
     user: string;
     tokenId: number;
+    /** This request's view of the store, when the store offers one; the token was read through it. */
+    readView: ReadView | null;
   }
 }
 
@@ -24,6 +27,7 @@ export default fp(
     const failures = new FailureLimiter(options.authFailuresPerMinute);
     app.decorateRequest('user', '');
     app.decorateRequest('tokenId', 0);
+    app.decorateRequest('readView', null);
 
     await app.register(bearerAuth, {
       keys: new Set<string>(), // unused: `auth` looks tokens up by hash
@@ -32,10 +36,14 @@ export default fp(
       verifyErrorLogLevel: 'info' as const,
       async auth(key: string, request: FastifyRequest) {
         if (!looksLikeToken(key)) return false;
-        const owner = await app.store.findToken(hashToken(key));
+        // The token is the request's first read: through a view, its check for changes made
+        // elsewhere also serves the request's later reads.
+        const view = app.store.readView?.() ?? null;
+        const owner = await (view ? view.findTokenByHashText(hashTokenText(key)) : app.store.findToken(hashToken(key)));
         if (owner === undefined) return false;
         request.user = owner.user;
         request.tokenId = owner.tokenId;
+        request.readView = view;
         return true;
       },
     });

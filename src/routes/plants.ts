@@ -1,6 +1,7 @@
 // The three plant operations; schemas and types come from generated/, storage from app.store.
 import type { FastifyInstance } from 'fastify';
 import type { operations } from '../../generated/types.js';
+import type { JsonPlantPage } from '../store/plant-store.js';
 import { PlantConflict, PlantNotFound } from '../errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { operation } from './operation.js';
@@ -9,16 +10,31 @@ type ListQuery = NonNullable<operations['listPlants']['parameters']['query']>;
 type NewPlant = operations['addPlant']['requestBody']['content']['application/json'];
 type DeleteParams = operations['deletePlant']['parameters']['path'];
 
+const nextLink = (limit: number, lastId: bigint) => `</plants?limit=${limit}&cursor=${encodeCursor(lastId)}>; rel="next"`;
+
+/** Link headers of the pages a store hands out again (cached first pages), made once per page. */
+const links = new WeakMap<JsonPlantPage, { limit: number; link: string }>();
+
 export default async function plantRoutes(app: FastifyInstance) {
   app.route<{ Querystring: ListQuery }>({
     ...operation('listPlants'),
     handler: async (request, reply) => {
       const limit = Number(request.query.limit); // validation filled in the default
       const cursor = request.query.cursor;
-      const page = await app.store.listPlants(request.user, cursor === undefined ? undefined : decodeCursor(cursor), limit);
-      if (page.lastId !== undefined) {
-        reply.header('link', `</plants?limit=${limit}&cursor=${encodeCursor(page.lastId)}>; rel="next"`);
+      const after = cursor === undefined ? undefined : decodeCursor(cursor);
+      const reader = request.readView ?? app.store;
+      if (reader.listPlantsJson !== undefined) {
+        const page = await reader.listPlantsJson(request.user, after, limit);
+        if (page.lastId !== undefined) {
+          let known = links.get(page);
+          if (known?.limit !== limit) links.set(page, (known = { limit, link: nextLink(limit, page.lastId) }));
+          reply.header('link', known.link);
+        }
+        // Already JSON of the response schema's shape: sent as it is, not serialized again.
+        return reply.type('application/json; charset=utf-8').send(page.json);
       }
+      const page = await app.store.listPlants(request.user, after, limit);
+      if (page.lastId !== undefined) reply.header('link', nextLink(limit, page.lastId));
       return page.plants;
     },
   });

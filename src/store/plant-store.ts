@@ -13,6 +13,13 @@ export interface PlantPage {
   lastId?: bigint;
 }
 
+/** A page as the JSON text of a Plant array, exactly what GET /plants answers. */
+export interface JsonPlantPage {
+  json: string;
+  /** The id of the last plant on this page when more follow. */
+  lastId?: bigint;
+}
+
 export interface TokenOwner {
   tokenId: number;
   user: string;
@@ -30,6 +37,11 @@ export interface PlantStore {
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult>;
   /** Plants of `owner` with id greater than `after`, ascending. */
   listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage>;
+  /**
+   * Optional: the same page as listPlants, already serialized. Stores that can make (or keep) the
+   * JSON text cheaper than objects implement it; the route uses it when present.
+   */
+  listPlantsJson?(owner: string, after: bigint | undefined, limit: number): Promise<JsonPlantPage>;
   /** Resolves true after the deletion is committed, false when there was no such plant. */
   deletePlant(owner: string, id: bigint): Promise<boolean>;
   isReady(): Promise<boolean>;
@@ -45,4 +57,20 @@ export interface TokenStore {
   countTokens(): Promise<number>;
 }
 
-export type Store = PlantStore & TokenStore;
+/** The reads of one request, for stores that cache: see CachingStore. */
+export interface ReadView {
+  /** findToken, with the SHA-256 hash as base64 text (hashTokenText). */
+  findTokenByHashText(hash: string): Promise<TokenOwner | undefined>;
+  listPlantsJson(owner: string, after: bigint | undefined, limit: number): Promise<JsonPlantPage>;
+}
+
+export interface CachingStore {
+  /**
+   * Optional: a view for one request. A store that caches checks once, at the view's first
+   * read, for changes made elsewhere; the view's later reads trust that check. Plain methods
+   * check on every call, so a request that reads twice pays twice.
+   */
+  readView?(): ReadView;
+}
+
+export type Store = PlantStore & TokenStore & CachingStore;

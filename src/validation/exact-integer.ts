@@ -30,22 +30,26 @@ export function exactIntegerKeyword(ajv: Ajv): Ajv {
     modifying: true,
     errors: true,
     schemaType: 'object',
-    validate: function validate(rule: Rule, data: unknown, _parent?: unknown, context?: DataValidationCxt) {
+    // Bounds are worked out once per schema, not on every request.
+    compile(rule: Rule) {
       const [low, high] = RANGES[rule.format];
       const min = rule.minimum === undefined ? low : BigInt(rule.minimum);
       const max = rule.maximum === undefined ? high : BigInt(rule.maximum);
-      const value = toBigint(data, rule.text);
-      if (value === undefined || value < min || value > max) {
-        const written = rule.text ? 'a decimal integer' : 'a JSON integer (no fraction, exponent or quotes)';
-        (validate as DataValidateFunction).errors = [
-          { keyword: 'exactInteger', instancePath: context?.instancePath ?? '', schemaPath: '#/exactInteger', params: { min, max }, message: `must be ${written} from ${min} to ${max}` },
-        ];
-        return false;
-      }
-      if (context?.parentData !== undefined) {
-        (context.parentData as Record<string | number, unknown>)[context.parentDataProperty] = rule.format === 'int64' ? value : Number(value);
-      }
-      return true;
+      const written = rule.text ? 'a decimal integer' : 'a JSON integer (no fraction, exponent or quotes)';
+      const validate: DataValidateFunction = (data: unknown, context?: DataValidationCxt) => {
+        const value = toBigint(data, rule.text);
+        if (value === undefined || value < min || value > max) {
+          validate.errors = [
+            { keyword: 'exactInteger', instancePath: context?.instancePath ?? '', schemaPath: '#/exactInteger', params: { min, max }, message: `must be ${written} from ${min} to ${max}` },
+          ];
+          return false;
+        }
+        if (context?.parentData !== undefined) {
+          (context.parentData as Record<string | number, unknown>)[context.parentDataProperty] = rule.format === 'int64' ? value : Number(value);
+        }
+        return true;
+      };
+      return validate;
     },
   });
 }

@@ -10,7 +10,15 @@ interface Pending {
 
 const MAX_BATCH = 1000;
 
-export class GroupCommit {
+/** How the store commits its writes. */
+export interface WriteQueue {
+  /** Runs `work` inside a transaction; settles only after that transaction is committed. */
+  run<T>(work: () => T): Promise<T>;
+  /** Transactions committed so far. */
+  readonly commits: number;
+}
+
+export class GroupCommit implements WriteQueue {
   #queue: Pending[] = [];
   #scheduled = false;
   /** Transactions committed so far; tests read it to see writes share one. */

@@ -1,7 +1,8 @@
 // The SQLite store: statements prepared once, plain SQL, writes through group commit.
-import type { AddResult, PlantPage, Store, StoredPlant, TokenInfo, TokenOwner } from '../plant-store.js';
+import type { AddResult, JsonPlantPage, PlantPage, ReadView, Store, StoredPlant, TokenInfo, TokenOwner } from '../plant-store.js';
+import { CachedReads, PAGE, PAGE_AFTER, SqliteReadView } from './cached-reads.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, type WriteQueue } from './group-commit.js';
 
 type PlantRow = [id: bigint, name: string, tag: string | null];
 
@@ -9,10 +10,9 @@ function prepare(db: SqliteDatabase) {
   return {
     insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
     findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?'),
-    firstPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = ? ORDER BY id LIMIT ?').raw().safeIntegers(),
-    nextPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = ? AND id > ? ORDER BY id LIMIT ?').raw().safeIntegers(),
+    firstPage: db.prepare(PAGE).raw().safeIntegers(),
+    nextPage: db.prepare(PAGE_AFTER).raw().safeIntegers(),
     delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
-    findToken: db.prepare('SELECT id, user FROM tokens WHERE hash = ? AND revoked_at IS NULL'),
     addToken: db.prepare("INSERT INTO tokens (user, hash, created_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ'))"),
     listTokens: db.prepare('SELECT id, user, created_at AS createdAt, revoked_at AS revokedAt FROM tokens ORDER BY id'),
     revokeToken: db.prepare("UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ') WHERE id = ? AND revoked_at IS NULL"),
@@ -21,21 +21,39 @@ function prepare(db: SqliteDatabase) {
   };
 }
 
+export interface SqliteStoreOptions {
+  /**
+   * How writes commit: group commit by default. Only the benchmark passes another (one commit
+   * per request), to measure what group commit is worth.
+   */
+  writes?: (db: SqliteDatabase) => WriteQueue;
+}
+
 export class SqliteStore implements Store {
   readonly db: SqliteDatabase;
   readonly #sql: ReturnType<typeof prepare>;
-  readonly writes: GroupCommit;
+  readonly writes: WriteQueue;
+  readonly reads: CachedReads;
 
-  constructor(path: string) {
+  constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path);
     this.#sql = prepare(this.db);
-    this.writes = new GroupCommit(this.db);
+    this.writes = options.writes?.(this.db) ?? new GroupCommit(this.db);
+    this.reads = new CachedReads(this.db);
+  }
+
+  readView(): ReadView {
+    return new SqliteReadView(this.reads);
   }
 
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
     const tag = plant.tag ?? null;
     return this.writes.run(() => {
-      if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) return 'created';
+      if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
+        // Inside the write's transaction, synchronously: no read can see the cache in between.
+        this.reads.created(owner, plant.id);
+        return 'created';
+      }
       const existing = this.#sql.findOne.get(owner, plant.id) as { name: string; tag: string | null };
       return existing.name === plant.name && existing.tag === tag ? 'unchanged' : 'conflict';
     });
@@ -50,13 +68,19 @@ export class SqliteStore implements Store {
     return more ? { plants, lastId: rows[rows.length - 1]![0] } : { plants };
   }
 
-  deletePlant(owner: string, id: bigint): Promise<boolean> {
-    return this.writes.run(() => this.#sql.delete.run(owner, id).changes === 1);
+  listPlantsJson(owner: string, after: bigint | undefined, limit: number): Promise<JsonPlantPage> {
+    return this.readView().listPlantsJson(owner, after, limit);
   }
 
-  async findToken(hash: Buffer): Promise<TokenOwner | undefined> {
-    const row = this.#sql.findToken.get(hash) as { id: number; user: string } | undefined;
-    return row && { tokenId: row.id, user: row.user };
+  deletePlant(owner: string, id: bigint): Promise<boolean> {
+    return this.writes.run(() => {
+      this.reads.forget(owner);
+      return this.#sql.delete.run(owner, id).changes === 1;
+    });
+  }
+
+  findToken(hash: Buffer): Promise<TokenOwner | undefined> {
+    return this.readView().findTokenByHashText(hash.toString('base64'));
   }
 
   addToken(user: string, hash: Buffer): Promise<number> {
@@ -68,7 +92,10 @@ export class SqliteStore implements Store {
   }
 
   revokeToken(id: number): Promise<boolean> {
-    return this.writes.run(() => this.#sql.revokeToken.run(id).changes === 1);
+    return this.writes.run(() => {
+      this.reads.forgetTokens(); // inside the write, like pages: no lookup can come in between
+      return this.#sql.revokeToken.run(id).changes === 1;
+    });
   }
 
   async countTokens(): Promise<number> {

@@ -1,0 +1,145 @@
+// `npm run bench`: builds the data, starts every server and the load generator itself, runs the
+// scenarios in interleaved rounds, writes bench/results/*.json and rewrites docs/benchmarks.md.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dataSet, seedPlants } from './data.js';
+import { describeMachine, gitRevision, hasCommand, hasProc } from './machine.js';
+import { loadTool, measure, type Measurement } from './measure.js';
+import { parseOptions, type Options } from './options.js';
+import { resetPeakRss } from './proc-stats.js';
+import { textSummary, writeDocs } from './report.js';
+import type { RunRecord } from './run-record.js';
+import { scenarios as allScenarios, type Scenario } from './scenarios.js';
+import { startServer, type RunningServer } from './servers.js';
+import { summarize, type ScenarioSummary } from './summarize.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dataDir = join(root, 'bench', '.data');
+const say = (text: string) => process.stderr.write(`${text}\n`);
+
+/** Server on one core, load generator (and this process) on another, when the machine allows it. */
+function pinning(): { server: string[]; load: string[]; note: string } {
+  if (cpus().length < 2 || !hasCommand('taskset')) return { server: [], load: [], note: 'not pinned (needs taskset and 2 cores)' };
+  execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+  return { server: ['taskset', '-c', '0'], load: ['taskset', '-c', '1'], note: 'servers on core 0, load generator on core 1 (taskset)' };
+}
+
+async function runScenario(scenario: Scenario, index: number, options: Options, pin: ReturnType<typeof pinning>, workDir: string): Promise<Measurement[]> {
+  const tool = loadTool(options.tool, pin.load);
+  const servers = new Map<string, RunningServer>();
+  const measurements: Measurement[] = [];
+  try {
+    for (const spec of scenario.servers) servers.set(spec.id, await startServer(spec, root, workDir, pin.server));
+    for (const server of servers.values()) resetPeakRss(server.pid);
+    // Disjoint id ranges per scenario and contestant, far above the generated ids.
+    const nextId = new Map(scenario.contestants.map((contestant, i) => [contestant.label, 1e12 + index * 1e11 + i * 1e10]));
+    const rate = new Map<string, number>();
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const contestant of scenario.contestants) {
+        const server = servers.get(contestant.server ?? contestant.label)!;
+        const load = (seconds: number) => ({ url: server.url, token: server.token, connections: options.connections, seconds, plan: contestant.plan(nextId.get(contestant.label)!) });
+        if (contestant.deletes) {
+          const expected = (rate.get(contestant.label) ?? 40_000) * 1.5 * (options.seconds + options.warmupSeconds + 1);
+          seedPlants(server.databasePath!, nextId.get(contestant.label)!, Math.ceil(expected) + 4 * options.connections);
+        }
+        if (options.warmupSeconds > 0) {
+          const warm = await tool.run(load(options.warmupSeconds));
+          nextId.set(contestant.label, nextId.get(contestant.label)! + warm.idsUsed);
+        }
+        const { result, cpu, wall, rss } = await measure(tool, server.pid, load(options.seconds));
+        nextId.set(contestant.label, nextId.get(contestant.label)! + result.idsUsed);
+        const measurement: Measurement = {
+          scenario: scenario.id,
+          round,
+          label: contestant.label,
+          requestsPerSecond: result.requests / result.seconds,
+          p50Ms: result.p50Ms,
+          p99Ms: result.p99Ms,
+          cpuShare: cpu / wall,
+          cpuMicrosPerRequest: (cpu / result.requests) * 1e6,
+          peakRssMB: rss,
+          requests: result.requests,
+          seconds: result.seconds,
+          unexpected: result.unexpected,
+          errors: result.errors,
+        };
+        rate.set(contestant.label, Math.max(rate.get(contestant.label) ?? 0, measurement.requestsPerSecond));
+        measurements.push(measurement);
+        say(
+          `  [${scenario.id} ${round}/${options.rounds}] ${contestant.label.padEnd(20)} ${Math.round(measurement.requestsPerSecond).toLocaleString('en').padStart(7)} req/s` +
+            `  p50 ${measurement.p50Ms.toFixed(2)} ms  p99 ${measurement.p99Ms.toFixed(2)} ms  cpu ${(measurement.cpuShare * 100).toFixed(0)}%` +
+            (result.unexpected + result.errors > 0 ? `  !! ${result.unexpected} unexpected statuses, ${result.errors} errors` : ''),
+        );
+      }
+    }
+  } finally {
+    for (const server of servers.values()) await server.stop();
+  }
+  return measurements;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const options = parseOptions(process.argv.slice(2), hasCommand('wrk'));
+  if (options.render !== undefined) {
+    const earlier = JSON.parse(readFileSync(options.render, 'utf8')) as RunRecord;
+    say(`rewrote ${writeDocs(root, earlier, options.render).join(' and ')} from ${options.render}`);
+    return;
+  }
+  const pin = pinning();
+  const machine = describeMachine();
+  if (!hasProc()) say('no /proc: server CPU and memory are not measured');
+
+  const dataStarted = Date.now();
+  const big = dataSet(dataDir, 1_000_000);
+  const small = dataSet(dataDir, 10_000);
+  say(`data: ${big.path}, ${small.path} (${((Date.now() - dataStarted) / 1000).toFixed(1)} s)`);
+
+  const selected = allScenarios(big, small).filter((scenario) => (options.only.length > 0 ? options.only.includes(scenario.id) : !options.quick || scenario.quick));
+  if (selected.length === 0) throw new Error(`no scenario matches --only ${options.only.join(',')}`);
+  const workDir = join(dataDir, 'run');
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+
+  const summaries: ScenarioSummary[] = [];
+  const measurements: Measurement[] = [];
+  for (const [index, scenario] of selected.entries()) {
+    say(`${scenario.id}: ${scenario.title}`);
+    const measured = await runScenario(scenario, index, options, pin, workDir);
+    measurements.push(...measured);
+    summaries.push(summarize(scenario, measured));
+  }
+  rmSync(workDir, { recursive: true, force: true });
+
+  const run: RunRecord = {
+    date: new Date().toISOString(),
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    revision: gitRevision(root),
+    options,
+    machine: { ...machine, loadAfter: loadavg().map((value) => Math.round(value * 100) / 100) },
+    pinning: pin.note,
+    durationSeconds: Math.round((Date.now() - started) / 1000),
+    summaries,
+    measurements,
+  };
+  const resultsDir = join(root, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const resultsFile = join(resultsDir, `${run.date.replace(/[:.]/g, '-')}${options.quick ? '-quick' : ''}.json`);
+  writeFileSync(resultsFile, `${JSON.stringify(run, null, 2)}\n`);
+  process.stdout.write(textSummary(run));
+  say(`raw results: ${resultsFile}`);
+  if (options.writeDocs) say(`rewrote ${writeDocs(root, run, resultsFile).join(' and ')}`);
+  const broken = measurements.filter((measurement) => measurement.unexpected + measurement.errors > 0);
+  if (broken.length > 0) {
+    say(`${broken.length} runs had unexpected statuses or errors: the figures above are not trustworthy`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

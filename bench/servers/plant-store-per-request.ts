@@ -1,0 +1,12 @@
+// The comparison variant: Plant Store as `node dist/src/server.js` runs it, the same app, routes
+// and store, except that every write commits on its own with synchronous=NORMAL.
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { PerRequestCommit } from './per-request-commit.js';
+
+const config = loadConfig();
+const store = new SqliteStore(config.databasePath, { writes: (db) => new PerRequestCommit(db) });
+const app = await buildApp(config, { store });
+await app.listen({ port: config.port, host: config.host });
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void app.close().then(() => process.exit(0)));

@@ -1,0 +1,66 @@
+// First pages of each owner's plants as JSON text, per page size: the page every list starts
+// with, asked for far more often than it changes. The store drops an owner's pages inside each
+// of their writes, and all pages when another connection has committed, so none is stale.
+
+export interface JsonPage {
+  json: string;
+  lastId?: bigint;
+}
+
+/** Roughly what an entry costs beyond its text. */
+const ENTRY_OVERHEAD = 120;
+
+export class PageCache {
+  readonly #owners = new Map<string, Map<number, JsonPage>>();
+  #bytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get(owner: string, limit: number): JsonPage | undefined {
+    return this.#owners.get(owner)?.get(limit);
+  }
+
+  set(owner: string, limit: number, page: JsonPage): void {
+    const size = page.json.length * 2 + ENTRY_OVERHEAD;
+    if (size > this.maxBytes) return;
+    let pages = this.#owners.get(owner);
+    if (pages === undefined) this.#owners.set(owner, (pages = new Map()));
+    const previous = pages.get(limit);
+    if (previous !== undefined) this.#bytes -= previous.json.length * 2 + ENTRY_OVERHEAD;
+    pages.set(limit, page);
+    this.#bytes += size;
+    // Owners in the order they were first cached: the oldest go first.
+    for (const oldest of this.#owners.keys()) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.forget(oldest);
+    }
+  }
+
+  /** Forgets the owner's pages for which `changed` says yes. */
+  forgetWhere(owner: string, changed: (page: JsonPage) => boolean): void {
+    const pages = this.#owners.get(owner);
+    if (pages === undefined) return;
+    for (const [limit, page] of pages) {
+      if (!changed(page)) continue;
+      this.#bytes -= page.json.length * 2 + ENTRY_OVERHEAD;
+      pages.delete(limit);
+    }
+    if (pages.size === 0) this.#owners.delete(owner);
+  }
+
+  forget(owner: string): void {
+    const pages = this.#owners.get(owner);
+    if (pages === undefined) return;
+    for (const page of pages.values()) this.#bytes -= page.json.length * 2 + ENTRY_OVERHEAD;
+    this.#owners.delete(owner);
+  }
+
+  clear(): void {
+    this.#owners.clear();
+    this.#bytes = 0;
+  }
+}
