@@ -34,17 +34,20 @@ export default fp(
       addHook: false,
       specCompliance: 'rfc6749', // the scheme name is case-insensitive
       verifyErrorLogLevel: 'info' as const,
-      async auth(key: string, request: FastifyRequest) {
+      // Not async: bearer-auth takes a boolean or a promise, and this keeps to one promise per request.
+      auth(key: string, request: FastifyRequest): boolean | Promise<boolean> {
         if (!looksLikeToken(key)) return false;
         // The token is the request's first read: through a view, its check for changes made
         // elsewhere also serves the request's later reads.
         const view = app.store.readView?.() ?? null;
-        const owner = await (view ? view.findTokenByHashText(hashTokenText(key)) : app.store.findToken(hashToken(key)));
-        if (owner === undefined) return false;
-        request.user = owner.user;
-        request.tokenId = owner.tokenId;
-        request.readView = view;
-        return true;
+        const found = view ? view.findTokenByHashText(hashTokenText(key)) : app.store.findToken(hashToken(key));
+        return found.then((owner) => {
+          if (owner === undefined) return false;
+          request.user = owner.user;
+          request.tokenId = owner.tokenId;
+          request.readView = view;
+          return true;
+        });
       },
     });
 
