@@ -1,7 +1,8 @@
-// One measured run of one contestant: load from the load generator, CPU and memory from /proc.
+// One measured run of one contestant: load from the load generator (one per server instance),
+// CPU and memory from /proc.
 import { performance } from 'node:perf_hooks';
 import { runAutocannon } from './load/autocannon-load.js';
-import type { LoadRequest, LoadResult } from './load/plan.js';
+import { shareOf, type LoadRequest, type LoadResult } from './load/plan.js';
 import { runWrk } from './load/wrk-load.js';
 import { cpuSeconds, peakRss } from './proc-stats.js';
 
@@ -15,7 +16,9 @@ export interface Measurement {
   /** Server CPU time over wall time: 1 is one core fully busy. */
   cpuShare: number;
   cpuMicrosPerRequest: number;
-  /** VmHWM after this run, in MB (10^6 bytes). */
+  /** CPU time of the database server's processes over wall time (PostgreSQL scenarios only). */
+  databaseCpuShare?: number;
+  /** VmHWM after this run, in MB (10^6 bytes); summed over the instances of a server. */
   peakRssMB: number;
   requests: number;
   seconds: number;
@@ -32,11 +35,45 @@ export function loadTool(name: 'autocannon' | 'wrk', pin: readonly string[]): Lo
   return name === 'wrk' ? { name, run: (load) => runWrk(load, pin) } : { name, run: runAutocannon };
 }
 
-export async function measure(tool: LoadTool, pid: number, load: LoadRequest): Promise<{ result: LoadResult; cpu: number; wall: number; rss: number }> {
-  const cpuBefore = cpuSeconds(pid) ?? Number.NaN;
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const cpuOf = (pids: number[]) => sum(pids.map((pid) => cpuSeconds(pid) ?? Number.NaN));
+
+/** One load generator's results, or several run side by side, as one: latencies are the worst generator's. */
+function combine(results: LoadResult[]): LoadResult {
+  if (results.length === 1) return results[0]!;
+  return {
+    requests: sum(results.map((r) => r.requests)),
+    seconds: Math.max(...results.map((r) => r.seconds)),
+    unexpected: sum(results.map((r) => r.unexpected)),
+    errors: sum(results.map((r) => r.errors)),
+    p50Ms: Math.max(...results.map((r) => r.p50Ms)),
+    p99Ms: Math.max(...results.map((r) => r.p99Ms)),
+    idsUsed: Math.max(...results.map((r) => r.idsUsed)),
+  };
+}
+
+export interface MeasureTarget {
+  /** Server processes: each gets its own load generator with an equal share of the connections. */
+  instances: Array<{ pid: number; url: string }>;
+  /** The database server's processes, whose CPU is reported apart. */
+  databasePids?: () => number[];
+}
+
+export async function measure(
+  tool: LoadTool,
+  { instances, databasePids }: MeasureTarget,
+  load: LoadRequest,
+): Promise<{ result: LoadResult; cpu: number; databaseCpu?: number; wall: number; rss: number }> {
+  const pids = instances.map((instance) => instance.pid);
+  const cpuBefore = cpuOf(pids);
+  const databaseBefore = new Map((databasePids?.() ?? []).map((pid) => [pid, cpuSeconds(pid) ?? 0]));
   const started = performance.now();
-  const result = await tool.run(load);
+  const connections = Math.max(1, Math.round(load.connections / instances.length));
+  const results = await Promise.all(instances.map((instance, i) => tool.run({ ...load, url: instance.url, connections, plan: shareOf(load.plan, i) })));
   const wall = (performance.now() - started) / 1000;
-  const cpu = (cpuSeconds(pid) ?? Number.NaN) - cpuBefore;
-  return { result, cpu, wall, rss: (peakRss(pid) ?? Number.NaN) / 1e6 };
+  const cpu = cpuOf(pids) - cpuBefore;
+  // A database process that started during the run used all its CPU time in it.
+  const databaseCpu = databasePids && sum(databasePids().map((pid) => (cpuSeconds(pid) ?? 0) - (databaseBefore.get(pid) ?? 0)));
+  const rss = sum(pids.map((pid) => peakRss(pid) ?? Number.NaN)) / 1e6;
+  return { result: combine(results), cpu, ...(databaseCpu !== undefined && { databaseCpu }), wall, rss };
 }

@@ -1,7 +1,7 @@
 // What the kernel says about a server process: CPU time from /proc/<pid>/stat and peak
 // resident memory (VmHWM) from /proc/<pid>/status; Linux only, undefined elsewhere.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 function clockTicks(): number {
@@ -45,4 +45,24 @@ export function resetPeakRss(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The process and its direct children (a PostgreSQL server and its backends); [] without /proc. */
+export function withChildren(pid: number): number[] {
+  const children: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry)); // field 4: ppid
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return [pid, ...children];
 }

@@ -5,10 +5,12 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dataSet, seedPlants } from './data.js';
+import { dataSet } from './data.js';
+import { INSTANCE_ID_STRIDE } from './load/plan.js';
 import { describeMachine, gitRevision, hasCommand, hasProc } from './machine.js';
-import { loadTool, measure, type Measurement } from './measure.js';
+import { loadTool, measure, type Measurement, type MeasureTarget } from './measure.js';
 import { parseOptions, type Options } from './options.js';
+import { postgresData, postgresUnavailable, type PostgresData } from './postgres-data.js';
 import { resetPeakRss } from './proc-stats.js';
 import { textSummary, writeDocs } from './report.js';
 import type { RunRecord } from './run-record.js';
@@ -27,29 +29,32 @@ function pinning(): { server: string[]; load: string[]; note: string } {
   return { server: ['taskset', '-c', '0'], load: ['taskset', '-c', '1'], note: 'servers on core 0, load generator on core 1 (taskset)' };
 }
 
-async function runScenario(scenario: Scenario, index: number, options: Options, pin: ReturnType<typeof pinning>, workDir: string): Promise<Measurement[]> {
+async function runScenario(scenario: Scenario, index: number, options: Options, pin: ReturnType<typeof pinning>, workDir: string, postgres?: PostgresData): Promise<Measurement[]> {
   const tool = loadTool(options.tool, pin.load);
   const servers = new Map<string, RunningServer>();
   const measurements: Measurement[] = [];
   try {
-    for (const spec of scenario.servers) servers.set(spec.id, await startServer(spec, root, workDir, pin.server));
-    for (const server of servers.values()) resetPeakRss(server.pid);
+    for (const spec of scenario.servers) servers.set(spec.id, await startServer(spec, root, workDir, pin.server, postgres));
+    for (const server of servers.values()) for (const { pid } of server.instances) resetPeakRss(pid);
     // Disjoint id ranges per scenario and contestant, far above the generated ids.
     const nextId = new Map(scenario.contestants.map((contestant, i) => [contestant.label, 1e12 + index * 1e11 + i * 1e10]));
     const rate = new Map<string, number>();
     for (let round = 1; round <= options.rounds; round++) {
       for (const contestant of scenario.contestants) {
         const server = servers.get(contestant.server ?? contestant.label)!;
-        const load = (seconds: number) => ({ url: server.url, token: server.token, connections: options.connections, seconds, plan: contestant.plan(nextId.get(contestant.label)!) });
+        const target: MeasureTarget = { instances: server.instances, ...(server.spec.kind === 'plant-store-postgres' && postgres && { databasePids: () => postgres.pids() }) };
+        const load = (seconds: number) => ({ url: server.instances[0]!.url, token: server.token, connections: options.connections, seconds, plan: contestant.plan(nextId.get(contestant.label)!) });
         if (contestant.deletes) {
-          const expected = (rate.get(contestant.label) ?? 40_000) * 1.5 * (options.seconds + options.warmupSeconds + 1);
-          seedPlants(server.databasePath!, nextId.get(contestant.label)!, Math.ceil(expected) + 4 * options.connections);
+          // Each instance's load generator deletes its own range of ids (INSTANCE_ID_STRIDE apart).
+          const count = server.instances.length;
+          const expected = ((rate.get(contestant.label) ?? 40_000) * 1.5 * (options.seconds + options.warmupSeconds + 1)) / count;
+          for (let i = 0; i < count; i++) await server.seed(nextId.get(contestant.label)! + i * INSTANCE_ID_STRIDE, Math.ceil(expected) + 4 * options.connections);
         }
         if (options.warmupSeconds > 0) {
-          const warm = await tool.run(load(options.warmupSeconds));
-          nextId.set(contestant.label, nextId.get(contestant.label)! + warm.idsUsed);
+          const warm = await measure(tool, target, load(options.warmupSeconds));
+          nextId.set(contestant.label, nextId.get(contestant.label)! + warm.result.idsUsed);
         }
-        const { result, cpu, wall, rss } = await measure(tool, server.pid, load(options.seconds));
+        const { result, cpu, databaseCpu, wall, rss } = await measure(tool, target, load(options.seconds));
         nextId.set(contestant.label, nextId.get(contestant.label)! + result.idsUsed);
         const measurement: Measurement = {
           scenario: scenario.id,
@@ -59,6 +64,7 @@ async function runScenario(scenario: Scenario, index: number, options: Options, 
           p50Ms: result.p50Ms,
           p99Ms: result.p99Ms,
           cpuShare: cpu / wall,
+          ...(databaseCpu !== undefined && { databaseCpuShare: databaseCpu / wall }),
           cpuMicrosPerRequest: (cpu / result.requests) * 1e6,
           peakRssMB: rss,
           requests: result.requests,
@@ -81,6 +87,8 @@ async function runScenario(scenario: Scenario, index: number, options: Options, 
   return measurements;
 }
 
+const usesPostgres = (scenario: Scenario) => scenario.servers.some((server) => server.kind === 'plant-store-postgres');
+
 async function main(): Promise<void> {
   const started = Date.now();
   const options = parseOptions(process.argv.slice(2), hasCommand('wrk'));
@@ -98,21 +106,40 @@ async function main(): Promise<void> {
   const small = dataSet(dataDir, 10_000);
   say(`data: ${big.path}, ${small.path} (${((Date.now() - dataStarted) / 1000).toFixed(1)} s)`);
 
-  const selected = allScenarios(big, small).filter((scenario) => (options.only.length > 0 ? options.only.includes(scenario.id) : !options.quick || scenario.quick));
+  // The quick run keeps the PostgreSQL table small: starting and filling the server must fit in its minute.
+  const postgresRows = options.quick ? 10_000 : 1_000_000;
+  let selected = allScenarios(big, small, postgresRows).filter((scenario) => (options.only.length > 0 ? options.only.includes(scenario.id) : !options.quick || scenario.quick));
   if (selected.length === 0) throw new Error(`no scenario matches --only ${options.only.join(',')}`);
+  let postgres: PostgresData | undefined;
+  if (selected.some(usesPostgres)) {
+    const missing = postgresUnavailable();
+    if (missing !== undefined && process.env.CI === 'true') throw new Error(`PostgreSQL scenarios cannot run: ${missing}`);
+    if (missing !== undefined) {
+      say(`skipping the PostgreSQL scenarios: ${missing}`);
+      selected = selected.filter((scenario) => !usesPostgres(scenario));
+    } else {
+      const pgStarted = Date.now();
+      postgres = await postgresData(postgresRows);
+      say(`data: PostgreSQL ${postgres.cluster.url.replace(/:[^:@/]*@/, ':***@')}, ${postgresRows.toLocaleString('en')} plants (${((Date.now() - pgStarted) / 1000).toFixed(1)} s)`);
+    }
+  }
   const workDir = join(dataDir, 'run');
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
 
   const summaries: ScenarioSummary[] = [];
   const measurements: Measurement[] = [];
-  for (const [index, scenario] of selected.entries()) {
-    say(`${scenario.id}: ${scenario.title}`);
-    const measured = await runScenario(scenario, index, options, pin, workDir);
-    measurements.push(...measured);
-    summaries.push(summarize(scenario, measured));
+  try {
+    for (const [index, scenario] of selected.entries()) {
+      say(`${scenario.id}: ${scenario.title}`);
+      const measured = await runScenario(scenario, index, options, pin, workDir, postgres);
+      measurements.push(...measured);
+      summaries.push(summarize(scenario, measured));
+    }
+  } finally {
+    postgres?.destroy();
+    rmSync(workDir, { recursive: true, force: true });
   }
-  rmSync(workDir, { recursive: true, force: true });
 
   const run: RunRecord = {
     date: new Date().toISOString(),

@@ -60,7 +60,7 @@ function pagesAtRandomCursors(limit: number): string[] {
 
 const FIRST_PAGE = '/plants?limit=20';
 
-export function scenarios(big: DataSet, small: DataSet): Scenario[] {
+export function scenarios(big: DataSet, small: DataSet, postgresRows: number): Scenario[] {
   const readers: ServerSpec[] = [
     { id: 'ceiling', kind: 'ceiling' },
     { id: 'express-peer', kind: 'express-peer', data: big },
@@ -71,6 +71,13 @@ export function scenarios(big: DataSet, small: DataSet): Scenario[] {
     { id: 'plant-store', kind: 'plant-store', data: big },
     { id: 'per-request-normal', kind: 'plant-store-per-request-normal', data: big },
   ];
+  // The same service on PostgreSQL, one process and two on one database, beside the SQLite default.
+  const postgres: ServerSpec[] = [
+    { id: 'plant-store', kind: 'plant-store', data: big },
+    { id: 'postgres-1-instance', kind: 'plant-store-postgres' },
+    { id: 'postgres-2-instances', kind: 'plant-store-postgres', instances: 2 },
+  ];
+  const postgresTable = `a PostgreSQL table of ${postgresRows.toLocaleString('en')} plants (SQLite: ${big.rows.toLocaleString('en')})`;
   const each = (servers: ServerSpec[], contestant: Omit<Contestant, 'label'>) => servers.map((server) => ({ label: server.id, ...contestant }));
   const pages = pagesAtRandomCursors(20);
   return [
@@ -129,6 +136,36 @@ export function scenarios(big: DataSet, small: DataSet): Scenario[] {
       servers: writers,
       contestants: each(writers, { plan: (firstId) => ({ kind: 'mix', path: FIRST_PAGE, firstId, writeEvery: 10 }) }),
       ours: 'plant-store',
+      targets: [],
+    },
+    {
+      id: 'postgres-get-first-page',
+      title: 'PostgreSQL: GET /plants?limit=20',
+      about: `The first page of the bench user, in ${postgresTable}. On PostgreSQL every request asks the database (for the token, then the page): nothing is cached, as several instances share it.`,
+      quick: true,
+      servers: postgres,
+      contestants: each(postgres, { plan: () => ({ kind: 'get', path: FIRST_PAGE }), rows: 20 }),
+      ours: 'postgres-1-instance',
+      targets: [],
+    },
+    {
+      id: 'postgres-post',
+      title: 'PostgreSQL: POST /plants',
+      about: `A new plant with a fresh id in each request, in ${postgresTable}; each write is committed (synchronous_commit on, fsync on) before it is acknowledged.`,
+      quick: false,
+      servers: postgres,
+      contestants: each(postgres, { plan: (firstId) => ({ kind: 'post', firstId }) }),
+      ours: 'postgres-1-instance',
+      targets: [],
+    },
+    {
+      id: 'postgres-mix-90-10',
+      title: 'PostgreSQL: 90% GET /plants?limit=20, 10% POST /plants',
+      about: `Nine reads of the first page for each new plant, in ${postgresTable}.`,
+      quick: false,
+      servers: postgres,
+      contestants: each(postgres, { plan: (firstId) => ({ kind: 'mix', path: FIRST_PAGE, firstId, writeEvery: 10 }) }),
+      ours: 'postgres-1-instance',
       targets: [],
     },
     {

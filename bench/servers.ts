@@ -1,12 +1,13 @@
 // Starts and stops the servers under test as real processes, each pinned to the server core
-// and working on its own copy of the data.
+// and working on its own copy of the data (a SQLite file, or a PostgreSQL database).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
-import { workingCopy, type DataSet } from './data.js';
+import { seedPlants, workingCopy, type DataSet } from './data.js';
+import { seedPostgresPlants, type PostgresData } from './postgres-data.js';
 
-export type ServerKind = 'ceiling' | 'express-peer' | 'plant-store' | 'plant-store-per-request-normal';
+export type ServerKind = 'ceiling' | 'express-peer' | 'plant-store' | 'plant-store-per-request-normal' | 'plant-store-postgres';
 
 export interface ServerSpec {
   /** Unique within a scenario, e.g. "plant-store" or "plant-store@10k". */
@@ -14,14 +15,21 @@ export interface ServerSpec {
   kind: ServerKind;
   /** The data it serves; the ceiling has none. */
   data?: DataSet;
+  /** Processes sharing the one database (plant-store-postgres); 1 when not given. */
+  instances?: number;
+}
+
+export interface ServerInstance {
+  pid: number;
+  url: string;
 }
 
 export interface RunningServer {
   spec: ServerSpec;
-  pid: number;
-  url: string;
+  instances: ServerInstance[];
   token: string;
-  databasePath?: string;
+  /** Makes the bench user's plants firstId..firstId+count-1 exist, for deletes to find. */
+  seed(firstId: number, count: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -31,6 +39,7 @@ const ENTRY: Record<ServerKind, string> = {
   'express-peer': 'dist/bench/servers/express-peer.js',
   'plant-store': 'dist/src/server.js',
   'plant-store-per-request-normal': 'dist/bench/servers/plant-store-per-request.js',
+  'plant-store-postgres': 'dist/src/server.js',
 };
 
 export const SERVER_ENV = {
@@ -68,27 +77,22 @@ async function waitUntilListening(child: ChildProcess, port: number, output: () 
   throw new Error(`server did not listen within 30 s:\n${output()}`);
 }
 
-/** `pin` is a command prefix such as ['taskset', '-c', '0'], or empty. */
-export async function startServer(spec: ServerSpec, root: string, workDir: string, pin: readonly string[]): Promise<RunningServer> {
-  const copy = spec.data && (await workingCopy(spec.data, join(workDir, `${spec.id}.db`)));
+interface Process extends ServerInstance {
+  stop(): Promise<void>;
+}
+
+async function startProcess(entry: string, root: string, env: Record<string, string>, pin: readonly string[]): Promise<Process> {
   const port = await freePort();
-  const [command, ...args] = [...pin, process.execPath, ENTRY[spec.kind]];
-  const child = spawn(command!, args, {
-    cwd: root,
-    env: { ...process.env, ...SERVER_ENV, PORT: String(port), ...(copy && { DATABASE_PATH: copy.path }) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const [command, ...args] = [...pin, process.execPath, entry];
+  const child = spawn(command!, args, { cwd: root, env: { ...process.env, ...SERVER_ENV, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   child.stderr!.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   const exited = once(child, 'exit');
   await waitUntilListening(child, port, () => output);
   return {
-    spec,
     pid: child.pid!,
     url: `http://127.0.0.1:${port}`,
-    token: copy?.token ?? 'none',
-    ...(copy && { databasePath: copy.path }),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -97,4 +101,41 @@ export async function startServer(spec: ServerSpec, root: string, workDir: strin
       clearTimeout(killer);
     },
   };
+}
+
+/** Where a server keeps its data: the environment that names it, its token, and how to add plants to it. */
+interface ServerData {
+  env: Record<string, string>;
+  token: string;
+  seed(firstId: number, count: number): Promise<void>;
+}
+
+async function prepareData(spec: ServerSpec, workDir: string, postgres: PostgresData | undefined): Promise<ServerData> {
+  if (spec.kind === 'plant-store-postgres') {
+    if (postgres === undefined) throw new Error(`${spec.id} needs the benchmark's PostgreSQL server`);
+    const { url, token } = await postgres.copy(spec.id);
+    return { env: { DATABASE_URL: url }, token, seed: (firstId: number, count: number) => seedPostgresPlants(url, firstId, count) };
+  }
+  if (spec.data) {
+    const { path, token } = await workingCopy(spec.data, join(workDir, `${spec.id}.db`));
+    return { env: { DATABASE_PATH: path }, token, seed: async (firstId: number, count: number) => seedPlants(path, firstId, count) };
+  }
+  return { env: {}, token: 'none', seed: async () => undefined };
+}
+
+/** `pin` is a command prefix such as ['taskset', '-c', '0'], or empty; `postgres` holds the databases of plant-store-postgres. */
+export async function startServer(spec: ServerSpec, root: string, workDir: string, pin: readonly string[], postgres?: PostgresData): Promise<RunningServer> {
+  const data = await prepareData(spec, workDir, postgres);
+  const processes: Process[] = [];
+  const stop = async () => {
+    await Promise.all(processes.map((child) => child.stop()));
+  };
+  try {
+    // One after the other: the first applies any migration, the next find them done.
+    for (let i = 0; i < (spec.instances ?? 1); i++) processes.push(await startProcess(ENTRY[spec.kind], root, data.env, pin));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { spec, instances: processes.map(({ pid, url }) => ({ pid, url })), token: data.token, seed: data.seed, stop };
 }

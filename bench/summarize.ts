@@ -12,6 +12,8 @@ export interface ContestantSummary {
   p99Ms: number;
   cpuShare: number;
   cpuMicrosPerRequest: number;
+  /** The database server's CPU share (PostgreSQL scenarios). */
+  databaseCpuShare?: number;
   /** The highest VmHWM seen, in MB. */
   peakRssMB: number;
   unexpected: number;
@@ -113,6 +115,7 @@ export function summarize(scenario: Scenario, measurements: Measurement[]): Scen
       p99Ms: pick('p99Ms'),
       cpuShare: pick('cpuShare'),
       cpuMicrosPerRequest: pick('cpuMicrosPerRequest'),
+      ...(mine.some((m) => m.databaseCpuShare !== undefined) && { databaseCpuShare: pick('databaseCpuShare') }),
       peakRssMB: max(mine.map((m) => m.peakRssMB)),
       unexpected: mine.reduce((sum, m) => sum + m.unexpected, 0),
       errors: mine.reduce((sum, m) => sum + m.errors, 0),

@@ -37,3 +37,11 @@ export interface LoadResult {
 export function newPlantBody(id: number): string {
   return id % 5 === 0 ? `{"id":${id},"name":"Bench plant ${id}"}` : `{"id":${id},"name":"Bench plant ${id}","tag":"bench"}`;
 }
+
+/** Ids apart between the load generators of one run, one per server instance: more than any run uses. */
+export const INSTANCE_ID_STRIDE = 100_000_000;
+
+/** The plan for the `index`-th of several load generators: its fresh or existing ids start further on. */
+export function shareOf(plan: RequestPlan, index: number): RequestPlan {
+  return 'firstId' in plan ? { ...plan, firstId: plan.firstId + index * INSTANCE_ID_STRIDE } : plan;
+}
