@@ -4,21 +4,11 @@ import type { Measurement } from './measure.js';
 import type { Scenario, Target } from './scenarios.js';
 import { max, median } from './stats.js';
 
-export interface ContestantSummary {
-  label: string;
-  rows?: number;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  cpuShare: number;
-  cpuMicrosPerRequest: number;
-  /** The database server's CPU share (PostgreSQL scenarios). */
-  databaseCpuShare?: number;
-  /** The highest VmHWM seen, in MB. */
-  peakRssMB: number;
-  unexpected: number;
-  errors: number;
-}
+/** Medians over the rounds of one contestant's measurements (peak RSS: the highest; failures: summed). */
+export type ContestantSummary = Pick<
+  Measurement,
+  'label' | 'requestsPerSecond' | 'p50Ms' | 'p99Ms' | 'cpuShare' | 'cpuMicrosPerRequest' | 'databaseCpuShare' | 'peakRssMB' | 'unexpected' | 'errors'
+> & { rows?: number };
 
 export interface RatioSummary {
   of: string;
