@@ -77,7 +77,7 @@ makes absolute figures noisy; the ratios, measured between servers in the same i
 Load generator ${o.tool}, ${o.connections} connections; ${o.rounds} rounds of ${o.seconds} s, each after ${o.warmupSeconds} s of warm-up,
 the servers taking turns (A B C A B C ...). Figures are medians over the rounds; a ratio is the median of the
 per-round ratios. Server CPU comes from \`/proc/<pid>/stat\` (1 = 100% = one core), peak RSS from \`VmHWM\` in
-\`/proc/<pid>/status\` (reset when the scenario's servers are up). The whole benchmark took ${run.durationSeconds} s${o.quick ? '; this was the short `--quick` run, so the figures are indicative only' : ''}.
+\`/proc/<pid>/status\` (${run.peakRssReset === false ? 'which could not be reset here, so it includes start-up' : "reset when the scenario's servers are up"}; for a server of several processes, their sum). The whole benchmark took ${run.durationSeconds} s${o.quick ? '; this was the short `--quick` run, so the figures are indicative only' : ''}.
 
 **Rate limiting is off for every server:** Plant Store runs with \`RATE_LIMIT_PER_MINUTE=0\`; the references have no limiter.
 
@@ -96,7 +96,7 @@ per-round ratios. Server CPU comes from \`/proc/<pid>/stat\` (1 = 100% = one cor
   store, except that each write commits alone, at once, with \`synchronous=NORMAL\`: what group commit is measured against.
 - **postgres-1-instance** and **postgres-2-instances**: Plant Store on PostgreSQL (\`DATABASE_URL\`, pool of 10 per
   process), one process or two sharing one database, each instance with its own load generator and half the
-  connections (latencies shown are the worse of the two). A throwaway PostgreSQL server started by the harness
+  connections (latencies shown are the worse of the two generators'; peak RSS is the sum of the processes). A throwaway PostgreSQL server started by the harness
   (\`scripts/postgres-cluster.ts\`), durable settings (fsync and \`synchronous_commit\` on). With taskset, the Plant Store
   processes share the server core and PostgreSQL shares the load generator's core: on two cores, two instances
   cannot show scaling, only that they stay fast and correct together. Server CPU counts the Plant Store processes;

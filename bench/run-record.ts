@@ -11,6 +11,8 @@ export interface RunRecord {
   options: Options;
   machine: Machine & { loadAfter: number[] };
   pinning: string;
+  /** VmHWM was reset for every server once it was up (false or absent in older records: peaks may include start-up). */
+  peakRssReset?: boolean;
   durationSeconds: number;
   summaries: ScenarioSummary[];
   measurements: Measurement[];

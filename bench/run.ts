@@ -34,10 +34,14 @@ async function runScenario(scenario: Scenario, index: number, options: Options, 
   const servers = new Map<string, RunningServer>();
   const measurements: Measurement[] = [];
   try {
-    for (const spec of scenario.servers) servers.set(spec.id, await startServer(spec, root, workDir, pin.server, postgres));
-    for (const server of servers.values()) for (const { pid } of server.instances) resetPeakRss(pid);
-    // Disjoint id ranges per scenario and contestant, far above the generated ids.
-    const nextId = new Map(scenario.contestants.map((contestant, i) => [contestant.label, 1e12 + index * 1e11 + i * 1e10]));
+    for (const spec of scenario.servers) {
+      const server = await startServer(spec, root, workDir, pin.server, postgres);
+      servers.set(spec.id, server);
+      running.add(server);
+    }
+    for (const server of servers.values()) for (const { pid } of server.instances) if (!resetPeakRss(pid)) peakRssReset = false;
+    // Disjoint id ranges per scenario and contestant, far above the generated ids (or far below, counting up towards 0).
+    const nextId = new Map(scenario.contestants.map((contestant, i) => [contestant.label, (contestant.idsSortFirst ? -1 : 1) * (1e12 + index * 1e11 + i * 1e10)]));
     const rate = new Map<string, number>();
     for (let round = 1; round <= options.rounds; round++) {
       for (const contestant of scenario.contestants) {
@@ -82,9 +86,28 @@ async function runScenario(scenario: Scenario, index: number, options: Options, 
       }
     }
   } finally {
-    for (const server of servers.values()) await server.stop();
+    for (const server of servers.values()) {
+      await server.stop();
+      running.delete(server);
+    }
   }
   return measurements;
+}
+
+/** Servers up now, and the PostgreSQL data: what a signal must stop before the harness exits. */
+const running = new Set<RunningServer>();
+let runningPostgres: PostgresData | undefined;
+/** False when the kernel refused to reset a server's VmHWM: peaks then include its start-up. */
+let peakRssReset = true;
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    say(`${signal}: stopping the servers`);
+    void Promise.allSettled([...running].map((server) => server.stop())).then(() => {
+      runningPostgres?.destroy();
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
+  });
 }
 
 const usesPostgres = (scenario: Scenario) => scenario.servers.some((server) => server.kind === 'plant-store-postgres');
@@ -119,7 +142,7 @@ async function main(): Promise<void> {
       selected = selected.filter((scenario) => !usesPostgres(scenario));
     } else {
       const pgStarted = Date.now();
-      postgres = await postgresData(postgresRows);
+      postgres = runningPostgres = await postgresData(postgresRows);
       say(`data: PostgreSQL ${postgres.cluster.url.replace(/:[^:@/]*@/, ':***@')}, ${postgresRows.toLocaleString('en')} plants (${((Date.now() - pgStarted) / 1000).toFixed(1)} s)`);
     }
   }
@@ -148,6 +171,7 @@ async function main(): Promise<void> {
     options,
     machine: { ...machine, loadAfter: loadavg().map((value) => Math.round(value * 100) / 100) },
     pinning: pin.note,
+    peakRssReset,
     durationSeconds: Math.round((Date.now() - started) / 1000),
     summaries,
     measurements,

@@ -12,6 +12,8 @@ export interface Contestant {
   plan: (firstId: number) => RequestPlan;
   /** The plan deletes plants: they must exist first, from firstId on. */
   deletes?: boolean;
+  /** Fresh ids below every existing one (negative: ids are any int64), so each new plant lands on the first page. */
+  idsSortFirst?: boolean;
   /** Plants in each answer, for the cost per row. */
   rows?: number;
 }
@@ -131,10 +133,22 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
     {
       id: 'mix-90-10',
       title: '90% GET /plants?limit=20, 10% POST /plants',
-      about: "Nine reads of the first page for each new plant: every write invalidates the writer's cached pages.",
+      about:
+        "Nine reads of the first page for each new plant. The new ids sort after the page's plants, as growing ids do, so Plant Store's cached first page stays valid (a create drops only the pages it lands on); the next scenario is the opposite case.",
       quick: true,
       servers: writers,
       contestants: each(writers, { plan: (firstId) => ({ kind: 'mix', path: FIRST_PAGE, firstId, writeEvery: 10 }) }),
+      ours: 'plant-store',
+      targets: [],
+    },
+    {
+      id: 'mix-90-10-on-page',
+      title: '90% GET /plants?limit=20, 10% POST /plants landing on that page',
+      about:
+        "As the previous scenario, but every new plant's id (negative) sorts before all others, so it lands on the first page: each write drops Plant Store's cached first pages of that user, and the next read asks the database again.",
+      quick: false,
+      servers: writers,
+      contestants: each(writers, { plan: (firstId) => ({ kind: 'mix', path: FIRST_PAGE, firstId, writeEvery: 10 }), idsSortFirst: true }),
       ours: 'plant-store',
       targets: [],
     },
@@ -145,7 +159,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       quick: true,
       servers: postgres,
       contestants: each(postgres, { plan: () => ({ kind: 'get', path: FIRST_PAGE }), rows: 20 }),
-      ours: 'postgres-1-instance',
+      ours: 'postgres-2-instances',
       targets: [],
     },
     {
@@ -155,7 +169,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       quick: false,
       servers: postgres,
       contestants: each(postgres, { plan: (firstId) => ({ kind: 'post', firstId }) }),
-      ours: 'postgres-1-instance',
+      ours: 'postgres-2-instances',
       targets: [],
     },
     {
@@ -165,7 +179,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       quick: false,
       servers: postgres,
       contestants: each(postgres, { plan: (firstId) => ({ kind: 'mix', path: FIRST_PAGE, firstId, writeEvery: 10 }) }),
-      ours: 'postgres-1-instance',
+      ours: 'postgres-2-instances',
       targets: [],
     },
     {
