@@ -70,7 +70,7 @@ function judge(target: Target, measurements: Measurement[], contestants: Contest
   switch (target.kind) {
     case 'ratio': {
       const r = ratio(measurements, target.of, target.to);
-      return { text: `${target.of} at least ${target.atLeast} × ${target.to} (req/s)`, measured: `${r.median.toFixed(2)} ×`, met: r.median >= target.atLeast };
+      return { text: `${target.of} at least ${target.atLeast} × ${target.to} (req/s)`, measured: `${r.median.toFixed(3)} ×`, met: r.median >= target.atLeast };
     }
     case 'rss': {
       const extra = find(target.of).peakRssMB - find(target.to).peakRssMB;
