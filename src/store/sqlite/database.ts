@@ -24,11 +24,30 @@ export function migrate(db: SqliteDatabase, target = migrations.length): void {
   }
 }
 
+/**
+ * Switches the file to WAL. On a new file another process may be switching it at the same moment,
+ * and SQLite then answers SQLITE_BUSY at once, without waiting out busy_timeout (the waiting could
+ * deadlock): so wait here, a few milliseconds at a time, up to `timeoutMs`.
+ */
+function useWal(db: SqliteDatabase, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 5); // start-up only: blocking the thread is fine here
+    }
+  }
+}
+
 export function openDatabase(path: string): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
+  useWal(db, 5000);
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   migrate(db);
