@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 import { hashToken, hashTokenText, looksLikeToken } from '../auth/tokens.js';
 import { FailureLimiter } from '../auth/failure-limiter.js';
 import { InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
-import type { ReadView } from '../store/plant-store.js';
+import type { ReadView, TokenOwner } from '../store/plant-store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,8 +19,18 @@ declare module 'fastify' {
 }
 
 const CHALLENGE = 'Bearer realm="plant-store"';
+
 /** A token was sent in the Bearer scheme, even if it is malformed. */
 const SENT_BEARER_TOKEN = /^bearer[ \t]+\S/i;
+
+/** Records whose token authenticated the request; false when the token is unknown or revoked. */
+function identify(request: FastifyRequest, owner: TokenOwner | undefined, view: ReadView | null): boolean {
+  if (owner === undefined) return false;
+  request.user = owner.user;
+  request.tokenId = owner.tokenId;
+  request.readView = view;
+  return true;
+}
 
 export default fp(
   async function auth(app: FastifyInstance, options: { authFailuresPerMinute: number }) {
@@ -34,20 +44,15 @@ export default fp(
       addHook: false,
       specCompliance: 'rfc6749', // the scheme name is case-insensitive
       verifyErrorLogLevel: 'info' as const,
-      // Not async: bearer-auth takes a boolean or a promise, and this keeps to one promise per request.
+      // Not async: bearer-auth takes a boolean or a promise. A store with read views answers at
+      // once, so the common case makes no promise of its own.
       auth(key: string, request: FastifyRequest): boolean | Promise<boolean> {
         if (!looksLikeToken(key)) return false;
-        // The token is the request's first read: through a view, its check for changes made
+        const view = app.store.readView?.();
+        if (view === undefined) return app.store.findToken(hashToken(key)).then((owner) => identify(request, owner, null));
+        // The token is the request's first read: through the view, its check for changes made
         // elsewhere also serves the request's later reads.
-        const view = app.store.readView?.() ?? null;
-        const found = view ? view.findTokenByHashText(hashTokenText(key)) : app.store.findToken(hashToken(key));
-        return found.then((owner) => {
-          if (owner === undefined) return false;
-          request.user = owner.user;
-          request.tokenId = owner.tokenId;
-          request.readView = view;
-          return true;
-        });
+        return identify(request, view.findTokenByHashText(hashTokenText(key)), view);
       },
     });
 

@@ -4,14 +4,15 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { openApiDocument, openApiYaml } from '../../generated/openapi.js';
 import { operation } from '../routes/operation.js';
+import { DOCS_PREFIX } from './security-headers.js';
 
 export default async function docs(app: FastifyInstance) {
   const documentJson = JSON.stringify(openApiDocument);
 
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument as never } });
   await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    // The app-wide policy (plugins/security-headers.ts) covers the UI: it needs only this origin.
+    routePrefix: DOCS_PREFIX,
+    // The document headers of plugins/security-headers.ts cover the UI: it needs only this origin.
     staticCSP: false,
     uiConfig: { persistAuthorization: false, tryItOutEnabled: true },
   });

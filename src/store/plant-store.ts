@@ -37,11 +37,6 @@ export interface PlantStore {
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult>;
   /** Plants of `owner` with id greater than `after`, ascending. */
   listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage>;
-  /**
-   * Optional: the same page as listPlants, already serialized. Stores that can make (or keep) the
-   * JSON text cheaper than objects implement it; the route uses it when present.
-   */
-  listPlantsJson?(owner: string, after: bigint | undefined, limit: number): Promise<JsonPlantPage>;
   /** Resolves true after the deletion is committed, false when there was no such plant. */
   deletePlant(owner: string, id: bigint): Promise<boolean>;
   isReady(): Promise<boolean>;
@@ -57,11 +52,14 @@ export interface TokenStore {
   countTokens(): Promise<number>;
 }
 
-/** The reads of one request, for stores that cache: see CachingStore. */
+/**
+ * The reads of one request, for stores that cache: see CachingStore. A view answers from memory
+ * or with one local statement, so it answers at once, without a promise per read.
+ */
 export interface ReadView {
   /** findToken, with the SHA-256 hash as base64 text (hashTokenText). */
-  findTokenByHashText(hash: string): Promise<TokenOwner | undefined>;
-  listPlantsJson(owner: string, after: bigint | undefined, limit: number): Promise<JsonPlantPage>;
+  findTokenByHashText(hash: string): TokenOwner | undefined;
+  listPlantsJson(owner: string, after: bigint | undefined, limit: number): JsonPlantPage;
 }
 
 export interface CachingStore {

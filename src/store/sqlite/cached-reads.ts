@@ -127,12 +127,12 @@ export class SqliteReadView implements ReadView {
     this.#looked = true;
   }
 
-  async findTokenByHashText(hash: string): Promise<TokenOwner | undefined> {
+  findTokenByHashText(hash: string): TokenOwner | undefined {
     this.#look();
     return this.#reads.tokenOwner(hash);
   }
 
-  async listPlantsJson(owner: string, after: bigint | undefined, limit: number): Promise<JsonPlantPage> {
+  listPlantsJson(owner: string, after: bigint | undefined, limit: number): JsonPlantPage {
     if (after === undefined) this.#look(); // later pages are not cached: the query is its own look
     return this.#reads.jsonPage(owner, after, limit);
   }

@@ -1,5 +1,5 @@
 // The SQLite store: statements prepared once, plain SQL, writes through group commit.
-import type { AddResult, JsonPlantPage, PlantPage, ReadView, Store, StoredPlant, TokenInfo, TokenOwner } from '../plant-store.js';
+import type { AddResult, PlantPage, ReadView, Store, StoredPlant, TokenInfo, TokenOwner } from '../plant-store.js';
 import { CachedReads, PAGE, PAGE_AFTER, SqliteReadView } from './cached-reads.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { GroupCommit, type WriteQueue } from './group-commit.js';
@@ -68,10 +68,6 @@ export class SqliteStore implements Store {
     return more ? { plants, lastId: rows[rows.length - 1]![0] } : { plants };
   }
 
-  listPlantsJson(owner: string, after: bigint | undefined, limit: number): Promise<JsonPlantPage> {
-    return this.readView().listPlantsJson(owner, after, limit);
-  }
-
   deletePlant(owner: string, id: bigint): Promise<boolean> {
     return this.writes.run(() => {
       this.reads.forget(owner);
@@ -79,7 +75,7 @@ export class SqliteStore implements Store {
     });
   }
 
-  findToken(hash: Buffer): Promise<TokenOwner | undefined> {
+  async findToken(hash: Buffer): Promise<TokenOwner | undefined> {
     return this.readView().findTokenByHashText(hash.toString('base64'));
   }
 

@@ -29,7 +29,7 @@ t.test('JSON pages are the object pages, serialized: same text, same next cursor
     let after: bigint | undefined;
     for (;;) {
       const objects = await store.listPlants('alice', after, limit);
-      const json = await store.listPlantsJson('alice', after, limit);
+      const json = store.readView().listPlantsJson('alice', after, limit);
       t.same(JSON.parse(json.json), objects.plants, `limit ${limit} after ${after}`);
       if (!awkward.some((name) => name.includes('\t'))) t.equal(json.json, JSON.stringify(objects.plants));
       t.equal(json.lastId, objects.lastId, `limit ${limit} after ${after}: next cursor`);
@@ -37,8 +37,8 @@ t.test('JSON pages are the object pages, serialized: same text, same next cursor
       after = json.lastId;
     }
   }
-  t.equal((await store.listPlantsJson('nobody', undefined, 10)).json, '[]');
-  t.same(await store.listPlantsJson('alice', 9223372036854775807n, 10), { json: '[]' });
+  t.equal(store.readView().listPlantsJson('nobody', undefined, 10).json, '[]');
+  t.same(store.readView().listPlantsJson('alice', 9223372036854775807n, 10), { json: '[]' });
 });
 
 t.test('printable text comes out byte for byte as JSON.stringify writes it', async (t) => {
@@ -46,44 +46,44 @@ t.test('printable text comes out byte for byte as JSON.stringify writes it', asy
   await store.addPlant('alice', { id: 1n, name: 'quote " back\\slash émoji 🌵 \u2028 </script>', tag: '' });
   await store.addPlant('alice', { id: 2n, name: 'no tag' });
   const { plants } = await store.listPlants('alice', undefined, 10);
-  t.equal((await store.listPlantsJson('alice', undefined, 10)).json, JSON.stringify(plants));
+  t.equal(store.readView().listPlantsJson('alice', undefined, 10).json, JSON.stringify(plants));
 });
 
 t.test("a cached first page follows this store's own writes", async (t) => {
   const { store } = openStore(t);
   await store.addPlant('alice', { id: 2n, name: 'b' });
-  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['b']);
+  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['b']);
   t.ok(store.reads.pages.get('alice', 10), 'cached');
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a', 'b'], 'after a create');
+  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a', 'b'], 'after a create');
   await store.deletePlant('alice', 2n);
-  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a'], 'after a delete');
+  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a'], 'after a delete');
   await store.addPlant('bob', { id: 1n, name: 'bob' });
   t.ok(store.reads.pages.get('alice', 10), "another owner's write leaves alice's pages alone");
   t.equal(await store.addPlant('alice', { id: 1n, name: 'other' }), 'conflict');
-  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a'], 'a conflict changes nothing');
+  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a'], 'a conflict changes nothing');
 });
 
 t.test("another connection's commit drops the cached pages", async (t) => {
   const { store, path } = openStore(t);
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a']);
+  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a']);
   const other = new Database(path);
   other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 2, 'from elsewhere')").run();
-  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a', 'from elsewhere'], 'after an insert');
+  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a', 'from elsewhere'], 'after an insert');
   other.prepare("DELETE FROM plants WHERE owner = 'alice' AND id = 1").run();
-  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['from elsewhere'], 'after a delete');
+  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['from elsewhere'], 'after a delete');
   other.close();
 });
 
 t.test("another process's commit drops the cached pages", async (t) => {
   const { store, path } = openStore(t);
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['a']);
+  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a']);
   const write = `const D = require('better-sqlite3'); const db = new D(process.argv[1]); db.pragma('busy_timeout = 5000');
     db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 0, 'from another process')").run(); db.close();`;
   execFileSync(process.execPath, ['-e', write, path], { cwd: projectRoot });
-  t.same(names((await store.listPlantsJson('alice', undefined, 10)).json), ['from another process', 'a']);
+  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['from another process', 'a']);
 });
 
 t.test('the cache keeps within its budget, dropping the oldest owners first', async (t) => {
@@ -107,29 +107,29 @@ t.test('a read view looks for other writers at its first read, and each new view
   const { createToken, hashTokenText } = await import('../../../src/auth/tokens.js');
   const { token } = await createToken(store, 'alice');
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  await store.listPlantsJson('alice', undefined, 10); // cached
+  store.readView().listPlantsJson('alice', undefined, 10); // cached
   const other = new Database(path);
   t.teardown(() => other.close());
   const insert = other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'elsewhere')");
 
   insert.run(2);
   const first = store.readView();
-  t.same(await first.findTokenByHashText(hashTokenText(token)), { tokenId: 1, user: 'alice' });
-  t.same(names((await first.listPlantsJson('alice', undefined, 10)).json), ['a', 'elsewhere'], 'the token read looked for the commit');
+  t.same(first.findTokenByHashText(hashTokenText(token)), { tokenId: 1, user: 'alice' });
+  t.same(names(first.listPlantsJson('alice', undefined, 10).json), ['a', 'elsewhere'], 'the token read looked for the commit');
 
   const second = store.readView();
   insert.run(3);
-  t.same(names((await second.listPlantsJson('alice', undefined, 10)).json), ['a', 'elsewhere', 'elsewhere'], 'a view whose first read is a page looks too');
+  t.same(names(second.listPlantsJson('alice', undefined, 10).json), ['a', 'elsewhere', 'elsewhere'], 'a view whose first read is a page looks too');
 
   other.prepare("UPDATE tokens SET revoked_at = 'now'").run();
-  t.equal(await store.readView().findTokenByHashText(hashTokenText(token)), undefined, 'a token revoked elsewhere is not found by the next view');
+  t.equal(store.readView().findTokenByHashText(hashTokenText(token)), undefined, 'a token revoked elsewhere is not found by the next view');
 });
 
 t.test('creating a plant after a full first page keeps that page; anything that can change it drops it', async (t) => {
   const { store } = openStore(t);
   for (let id = 1n; id <= 5n; id++) await store.addPlant('alice', { id: id * 10n, name: `p${id}` });
-  await store.listPlantsJson('alice', undefined, 2); // [10, 20], more follow
-  await store.listPlantsJson('alice', undefined, 10); // all five, nothing follows
+  store.readView().listPlantsJson('alice', undefined, 2); // [10, 20], more follow
+  store.readView().listPlantsJson('alice', undefined, 10); // all five, nothing follows
   await store.addPlant('alice', { id: 1000n, name: 'late' });
   t.ok(store.reads.pages.get('alice', 2), 'a page the new id sorts after is kept');
   t.notOk(store.reads.pages.get('alice', 10), 'a last page is dropped: the plant lands on it');
@@ -156,7 +156,7 @@ t.test('cached first pages always equal the database, over random writes from he
     else if (action === 3) elsewhere.delete.run(id);
     for (const limit of [1, 3, 8, 50]) {
       const view = store.readView();
-      const cached = await view.listPlantsJson('alice', undefined, limit);
+      const cached = view.listPlantsJson('alice', undefined, limit);
       const truth = await store.listPlants('alice', undefined, limit);
       if (cached.json !== JSON.stringify(truth.plants) || cached.lastId !== truth.lastId) {
         t.fail(`step ${step}, limit ${limit}: cached ${cached.json} ${cached.lastId}, database ${JSON.stringify(truth.plants)} ${truth.lastId}`);
