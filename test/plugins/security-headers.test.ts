@@ -66,10 +66,11 @@ t.test('every API response carries them, and no header meant for pages', async (
     await inject(t, app, { url: '/nowhere' }),
     await inject(t, app, { url: '/healthz' }),
     await inject(t, app, { url: '/openapi.json' }),
+    await inject(t, app, { url: '/docsx' }), // not under /docs
   ];
   t.same(
     replies.map((reply) => reply.status),
-    [200, 200, 200, 400, 401, 404, 204, 404, 200, 200],
+    [200, 200, 200, 400, 401, 404, 204, 404, 200, 200, 404],
   );
   for (const reply of replies) {
     for (const [name, value] of Object.entries(headers)) t.equal(reply.headers[name], value, `${reply.status}: ${name}`);
@@ -82,9 +83,10 @@ t.test('the docs page and its assets carry the document headers, not the API one
   const headers = await documentHeaders();
   const page = await inject(t, app, { url: '/docs/' });
   const script = await inject(t, app, { url: '/docs/static/swagger-ui-bundle.js' });
+  const bare = await inject(t, app, { url: '/docs' });
   t.equal(page.status, 200);
   t.equal(script.status, 200);
-  for (const reply of [page, script]) {
+  for (const reply of [page, script, bare]) {
     for (const [name, value] of Object.entries(headers)) t.equal(reply.headers[name], value, `${reply.status}: ${name}`);
     t.not(reply.headers['cache-control'], 'no-store', 'the UI may be cached');
   }
