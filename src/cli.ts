@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `plant-store` command: serve, migrate, and token create/list/revoke on the configured database.
+import './platform/refuse-unsupported-node.js'; // first: before any module an old Node could crash on
 import { createToken } from './auth/tokens.js';
 import { loadConfig } from './config.js';
 import { serve } from './server.js';

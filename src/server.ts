@@ -1,4 +1,5 @@
 // Entry: configuration from the environment, buildApp, listen, and a graceful close on signals.
+import './platform/refuse-unsupported-node.js'; // first: before any module an old Node could crash on
 import { pathToFileURL } from 'node:url';
 import { buildApp } from './app.js';
 import { printBootstrapToken } from './bootstrap-token.js';
