@@ -1,6 +1,6 @@
-// A consumer script using `plant-store/client`: create plants (one id beyond 2^53), list them all, delete one.
+// A consumer script using `@plant-store/client`: create plants (one id beyond 2^53), list them all, delete one.
 // Run: PLANT_STORE_URL=http://127.0.0.1:3000 PLANT_STORE_TOKEN=pst_... npx tsx examples/client-script.ts
-import { createPlantStoreClient, PlantStoreError, type ApiError, type NewPlant, type Plant } from 'plant-store/client';
+import { createPlantStoreClient, PlantStoreError, type ApiError, type NewPlant, type Plant } from '@plant-store/client';
 
 const token = process.env.PLANT_STORE_TOKEN;
 if (!token) throw new Error('Set PLANT_STORE_TOKEN to a token from `npx plant-store token create <user>`.');

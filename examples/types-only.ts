@@ -1,5 +1,5 @@
 // A frontend file that uses only the generated types, the way a consumer imports them.
-import type { components, paths } from 'plant-store/types';
+import type { components, paths } from '@plant-store/client/types';
 
 type Plant = components['schemas']['Plant'];
 type NewPlant = components['schemas']['NewPlant'];

@@ -1,4 +1,4 @@
-// plant-store/client in a real browser page on another origin, through CORS: bigint ids, the
+// @plant-store/client in a real browser page on another origin, through CORS: bigint ids, the
 // exposed Link header that allPlants needs, typed failures; and a page on an origin that is
 // not allowed cannot call the API at all.
 import { createServer } from 'node:http';
@@ -41,7 +41,7 @@ const PAGE = `<!doctype html>
   };
 </script>`;
 
-/** A page's origin: the consumer page, the client compiled from src/client, and openapi-fetch. */
+/** A page's origin: the consumer page, the client compiled from clients/typescript/src, and openapi-fetch. */
 async function consumerOrigin(t: Test): Promise<string> {
   const server = createServer((request, response) => {
     const url = request.url ?? '/';
@@ -51,7 +51,7 @@ async function consumerOrigin(t: Test): Promise<string> {
     if (url === '/favicon.ico') return response.writeHead(204).end();
     if (url === '/openapi-fetch.mjs') return send('text/javascript', readFileSync(join(projectRoot, 'node_modules/openapi-fetch/dist/index.mjs'), 'utf8'));
     if (client) {
-      const source = readFileSync(join(projectRoot, 'src', 'client', `${client[1]}.ts`), 'utf8');
+      const source = readFileSync(join(projectRoot, 'clients', 'typescript', 'src', `${client[1]}.ts`), 'utf8');
       return send('text/javascript', ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
     }
     response.writeHead(404).end();

@@ -1,7 +1,7 @@
 // stringifyExact writes what JSON.stringify writes, except that bigints become bare digits.
 import fc from 'fast-check';
 import t from 'tap';
-import { stringifyExact } from '../../src/client/exact-json.js';
+import { stringifyExact } from '../../clients/typescript/src/exact-json.js';
 
 const hasRoundedInteger = (value: unknown): boolean =>
   typeof value === 'number' ? Number.isInteger(value) && !Number.isSafeInteger(value) : typeof value === 'object' && value !== null && Object.values(value).some(hasRoundedInteger);

@@ -1,7 +1,7 @@
-// plant-store/client against a real listening server: exact int64 ids on the wire, typed
+// @plant-store/client against a real listening server: exact int64 ids on the wire, typed
 // failures (409, 401, 404, 400) and the page iterator following Link headers.
 import t, { type Test } from 'tap';
-import { createPlantStoreClient, PlantStoreError, type ApiError } from '../../src/client/index.js';
+import { createPlantStoreClient, PlantStoreError, type ApiError } from '../../clients/typescript/src/index.js';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
 import { checkedFetch, listen } from '../helpers/checked-fetch.js';
 

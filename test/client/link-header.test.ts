@@ -1,6 +1,6 @@
 // nextLink finds rel="next" in RFC 8288 Link headers, as the service and others write them.
 import t from 'tap';
-import { nextLink } from '../../src/client/link-header.js';
+import { nextLink } from '../../clients/typescript/src/link-header.js';
 
 t.test('the service\'s own header', async (t) => {
   t.equal(nextLink('</plants?limit=20&cursor=djE6NDI>; rel="next"'), '/plants?limit=20&cursor=djE6NDI');

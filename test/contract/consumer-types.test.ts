@@ -1,4 +1,4 @@
-// Consumers import `plant-store/types` and `plant-store/client` through package.json exports:
+// Consumers import `@plant-store/client` and `@plant-store/client/types` (clients/typescript):
 // examples/ must compile with the project's TypeScript, misuse must not, and the example
 // script must really run against a live server.
 import { execFile } from 'node:child_process';
@@ -15,9 +15,9 @@ const tsc = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 const examples = join(projectRoot, 'examples', 'tsconfig.json');
 
 // exports['./client'] points into dist/: build it, so running this file alone sees today's client.
-t.before(() => run(process.execPath, [tsc, '-p', join(projectRoot, 'tsconfig.build.json')], { cwd: projectRoot }));
+t.before(() => run('npm', ['run', 'build', '--silent'], { cwd: join(projectRoot, 'clients', 'typescript') }));
 
-t.test('examples/ type-checks against plant-store/types and plant-store/client', async (t) => {
+t.test('examples/ type-checks against @plant-store/client and its types', async (t) => {
   const { stdout } = await run(process.execPath, [tsc, '-p', examples], { cwd: projectRoot });
   t.equal(stdout, '');
 });
@@ -25,8 +25,8 @@ t.test('examples/ type-checks against plant-store/types and plant-store/client',
 t.test('a consumer that misuses the types or the client does not compile, at each misuse', async (t) => {
   const file = join(projectRoot, 'examples', 'misuse.tmp.ts');
   const lines = [
-    "import type { components } from 'plant-store/types';",
-    "import { createPlantStoreClient } from 'plant-store/client';",
+    "import type { components } from '@plant-store/client/types';",
+    "import { createPlantStoreClient } from '@plant-store/client';",
     "const client = createPlantStoreClient({ baseUrl: 'http://127.0.0.1:3000', token: 'pst_x' });",
     "export const p: components['schemas']['Plant'] = { name: 'x', colour: 'green' };",
     "export const stringId = client.POST('/plants', { body: { id: '1', name: 'x' } });",

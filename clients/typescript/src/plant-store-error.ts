@@ -1,5 +1,5 @@
 // The error the client throws where it cannot hand back `{ error, response }` (the page iterator).
-import type { components } from 'plant-store/types';
+import type { components } from '@plant-store/client/types';
 
 type ApiError = components['schemas']['Error'];
 

@@ -1,6 +1,6 @@
 // An async iterator over all of a user's plants, one page after another, following rel="next".
 import type { Client } from 'openapi-fetch';
-import type { components, paths } from 'plant-store/types';
+import type { components, paths } from '@plant-store/client/types';
 import { nextLink } from './link-header.js';
 import { PlantStoreError } from './plant-store-error.js';
 

@@ -1,12 +1,12 @@
-// `plant-store/client`: a typed client for the Plant Store API, a thin layer on openapi-fetch.
+// `@plant-store/client`: a typed client for the Plant Store API, a thin layer on openapi-fetch.
 import createClient, { defaultPathSerializer, type Client } from 'openapi-fetch';
-import type { components, paths } from 'plant-store/types';
+import type { components, paths } from '@plant-store/client/types';
 import { allPlants, type AllPlantsOptions } from './all-plants.js';
 import { assertExactNumber, stringifyExact } from './exact-json.js';
 
 export { PlantStoreError } from './plant-store-error.js';
 export type { AllPlantsOptions } from './all-plants.js';
-export type { components, paths } from 'plant-store/types';
+export type { components, paths } from '@plant-store/client/types';
 
 export type Plant = components['schemas']['Plant'];
 export type NewPlant = components['schemas']['NewPlant'];
