@@ -1,9 +1,11 @@
 // The PostgreSQL leg of the tests: one throwaway server for the whole run (or the server of
-// PLANT_STORE_TEST_DATABASE_URL), tap with PLANT_STORE_TEST_STORE=postgres, then the server is removed.
+// PLANT_STORE_TEST_DATABASE_URL), tap with PLANT_STORE_TEST_STORE=postgres over the store-specific
+// files (test/helpers/store-specific.ts; or the files given as arguments), then the server is removed.
 // Where PostgreSQL is not installed it skips with one line; with CI=true that is a failure instead.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { storeSpecificTests } from '../test/helpers/store-specific.js';
 import { postgresBinDir, startCluster, type PostgresCluster } from './postgres-cluster.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -25,7 +27,8 @@ if (url === undefined) {
   process.stdout.write(`PostgreSQL leg: throwaway server on 127.0.0.1:${cluster.port} (${cluster.dir})\n`);
 }
 
-const tap = spawn(join(projectRoot, 'node_modules', '.bin', 'tap'), process.argv.slice(2), {
+const files = process.argv.slice(2);
+const tap = spawn(join(projectRoot, 'node_modules', '.bin', 'tap'), files.length > 0 ? files : storeSpecificTests, {
   cwd: projectRoot,
   stdio: 'inherit',
   env: { ...process.env, PLANT_STORE_TEST_STORE: 'postgres', PLANT_STORE_TEST_DATABASE_URL: url },

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import t from 'tap';
 import { fetchChecked } from './helpers/app.js';
 import { freshStore } from './helpers/store-under-test.js';
-import { runCli, startServer } from './helpers/process.js';
+import { logged, runCli, startServer } from './helpers/process.js';
 
 t.test('a bad setting stops start-up with a message naming the variable, exit code 1', async (t) => {
   const { env } = await freshStore(t);
@@ -58,12 +58,13 @@ t.test('SIGTERM finishes the request in flight, then exits 0', async (t) => {
       response.on('end', () => resolve({ status: response.statusCode!, body: text, connection: response.headers.connection }));
     });
     req.on('error', reject);
-    // Half the body now, the rest after the signal: the request is in flight when SIGTERM lands.
+    // Half the body now, the rest once the server has begun shutting down: the request is in
+    // flight when SIGTERM lands. Each step waits for the server's log line, not for a fixed time.
     req.write(body.slice(0, 10));
-    setTimeout(() => {
-      server.child.kill('SIGTERM');
-      setTimeout(() => req.end(body.slice(10)), 300);
-    }, 300);
+    void logged(server, /"msg":"incoming request"/)
+      .then(() => server.child.kill('SIGTERM'))
+      .then(() => logged(server, /shutting down/))
+      .then(() => req.end(body.slice(10)), reject);
   });
   const reply = await answer;
   t.equal(reply.status, 200);

@@ -74,3 +74,17 @@ export async function startServer(t: Test, env: Record<string, string>): Promise
   }
   throw new Error('server did not answer /healthz within 30 seconds');
 }
+
+/** Resolves once the server's stdout (its JSON log) has a line matching `pattern`. */
+export function logged(server: RunningServer, pattern: RegExp): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = '';
+    const look = (chunk: Buffer) => {
+      seen += chunk;
+      if (!pattern.test(seen)) return;
+      server.child.stdout!.off('data', look);
+      resolve();
+    };
+    server.child.stdout!.on('data', look);
+  });
+}

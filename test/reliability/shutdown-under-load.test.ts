@@ -3,6 +3,7 @@
 import { connect } from 'node:net';
 import t from 'tap';
 import { listAll, load } from '../helpers/load.js';
+import { until } from '../helpers/until.js';
 import { runCli, startServer } from '../helpers/process.js';
 import { freshStore } from '../helpers/store-under-test.js';
 
@@ -31,10 +32,11 @@ t.test(`SIGTERM with ${CONNECTIONS} busy connections`, async (t) => {
       else return void unexpected.push(`${outcome.status ?? outcome.error} ${outcome.body ?? ''}`);
     }
   });
-  // Signal once the load flows (a round of acknowledgements), not after a fixed time: on a busy
-  // machine, or while a PostgreSQL pool opens its connections, 500 ms alone may see none.
-  for (const started = Date.now(); acknowledged.length < CONNECTIONS && Date.now() - started < 15_000; ) await new Promise((resolve) => setTimeout(resolve, 20));
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Signal once the load flows (three rounds of acknowledgements, so every connection is busy),
+  // not after a fixed time: on a busy machine, or while a PostgreSQL pool opens its connections,
+  // a fixed pause may see none.
+  await until(() => acknowledged.length >= 3 * CONNECTIONS || unexpected.length > 0, 15_000);
+  t.same(unexpected, [], 'the load flows without failures before the signal');
   const inFlightAtSignal = next - acknowledged.length;
   signalled = true;
   const signalledAt = Date.now();

@@ -1,5 +1,6 @@
 // The SQLite store on real files: durable settings, migrations of older files, group commit.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
@@ -48,18 +49,18 @@ t.test('a file from a newer version is refused, not touched', async (t) => {
 t.test('processes opening one new file at once apply each migration once', async (t) => {
   const path = join(tempDir(t), 'shared.db');
   const storeModule = pathToFileURL(join(projectRoot, 'src', 'store', 'sqlite', 'sqlite-store.ts')).href;
-  // Each process loads first, then all open the file at the same instant (a busy wait to the same clock time).
-  const startAt = Date.now() + 4000;
-  const script = `const { SqliteStore } = await import(${JSON.stringify(storeModule)}); while (Date.now() < ${startAt}); new SqliteStore(process.argv[1]).close();`;
-  const exits = await Promise.all(
-    Array.from({ length: 4 }, () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, path], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      return new Promise<string>((resolve) => child.on('close', (code) => resolve(`${code} ${stderr.trim()}`)));
-    }),
-  );
-  t.same(exits, ['0 ', '0 ', '0 ', '0 '], 'every process opened the store');
+  // A barrier, not a fixed pause: each process loads the store, says so, and opens the file when
+  // told; it is told once all four are ready, so they open it together.
+  const script = `const { SqliteStore } = await import(${JSON.stringify(storeModule)}); process.stdout.write('ready\\n'); process.stdin.once('data', () => { new SqliteStore(process.argv[1]).close(); process.exit(0); });`;
+  const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, path], { stdio: ['pipe', 'pipe', 'pipe'] }));
+  const exits = children.map((child) => {
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    return new Promise<string>((resolve) => child.on('close', (code) => resolve(`${code} ${stderr.trim()}`)));
+  });
+  await Promise.all(children.map((child) => once(child.stdout, 'data')));
+  for (const child of children) child.stdin.end('go\n');
+  t.same(await Promise.all(exits), ['0 ', '0 ', '0 ', '0 '], 'every process opened the store');
   const db = new Database(path, { readonly: true });
   t.equal(db.pragma('user_version', { simple: true }), migrations.length);
   db.close();

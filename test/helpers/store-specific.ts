@@ -1,0 +1,20 @@
+// The test files whose outcome can depend on the store. The PostgreSQL leg of `npm test` runs only
+// these; the SQLite leg runs every file. A file that imports test/helpers/store-under-test.ts
+// (storeKind, onlyOn, breakStore...) must be listed: test/suite.test.ts checks that.
+export const storeSpecificTests = [
+  'test/cli.test.ts',
+  'test/client/index.test.ts',
+  'test/hostile/hostile-input.test.ts',
+  'test/model/plant-store-model.test.ts',
+  'test/model/two-instances.test.ts',
+  'test/plugins/auth.test.ts',
+  'test/plugins/errors.test.ts',
+  'test/reliability/crash.test.ts',
+  'test/reliability/database-outage.test.ts',
+  'test/reliability/races.test.ts',
+  'test/reliability/shutdown-under-load.test.ts',
+  'test/routes/health.test.ts',
+  'test/routes/plants.test.ts',
+  'test/server.test.ts',
+  'test/store/postgres/postgres-store.test.ts',
+];
