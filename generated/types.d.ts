@@ -180,7 +180,7 @@ export interface components {
             error: number;
             /**
              * @description A sentence saying what went wrong and what to do about it.
-             * @example body/name must NOT have more than 200 characters
+             * @example body.name must NOT have more than 200 characters.
              */
             message: string;
         };
@@ -195,8 +195,8 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is not valid; the message says which part and why. Nothing was changed. */
-        BadRequest: {
+        /** @description The body is not a valid NewPlant (or not valid JSON); the message says which part and why. Nothing was changed. */
+        BadPlant: {
             headers: {
                 [name: string]: unknown;
             };
@@ -204,7 +204,37 @@ export interface components {
                 /**
                  * @example {
                  *       "error": 400,
-                 *       "message": "body/name must NOT have more than 200 characters"
+                 *       "message": "body.name must NOT have more than 200 characters."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The limit or the cursor is not valid; the message says which and why. */
+        BadListQuery: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 400,
+                 *       "message": "querystring.limit must be a decimal integer from 1 to 1000."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The id in the path is not a decimal int64; the message says so. Nothing was changed. */
+        BadPlantId: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 400,
+                 *       "message": "params.id must be a decimal integer from -9223372036854775808 to 9223372036854775807."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -355,7 +385,7 @@ export interface operations {
                     "application/json": components["schemas"]["Plant"][];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadListQuery"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -397,7 +427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Plant"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadPlant"];
             401: components["responses"]["Unauthorized"];
             /** @description The caller already has a plant with this id, with a different name or tag. */
             409: {
@@ -442,7 +472,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadPlantId"];
             401: components["responses"]["Unauthorized"];
             /** @description The caller has no plant with this id. */
             404: {

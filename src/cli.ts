@@ -4,6 +4,7 @@ import './platform/refuse-unsupported-node.js'; // first: before any module an o
 import { createToken } from './auth/tokens.js';
 import { loadConfig } from './config.js';
 import { serve } from './server.js';
+import { describeDatabase } from './store/describe-database.js';
 import { openStore } from './store/open-store.js';
 
 const USAGE = `Usage:
@@ -16,10 +17,25 @@ All commands use DATABASE_URL (PostgreSQL) when set, else DATABASE_PATH (SQLite,
 
 class UsageError extends Error {}
 
+/**
+ * Opens the configured store, first saying on stderr which database that is: run from another
+ * folder, the default ./data/plants.db is another file than the server's.
+ */
+async function openAnnounced() {
+  const config = loadConfig();
+  const database = describeDatabase(config);
+  const store = await openStore(config);
+  process.stderr.write(`plant-store: using the ${database.text}${database.isNewFile ? ' (it did not exist: created it, empty)' : ''}\n`);
+  return store;
+}
+
 async function tokenCommand(args: string[]): Promise<void> {
   const [action, argument, ...extra] = args;
   if (extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
-  const store = await openStore(loadConfig());
+  if (action === undefined) throw new UsageError('a token command is missing: create, list or revoke');
+  if (action === 'create' && argument === undefined) throw new UsageError('a user name is missing: plant-store token create <user>');
+  if (action === 'revoke' && argument === undefined) throw new UsageError('a token id is missing: plant-store token revoke <id> (see "plant-store token list")');
+  const store = await openAnnounced();
   try {
     if (action === 'create' && argument !== undefined) {
       const { token } = await createToken(store, argument);
@@ -33,7 +49,7 @@ async function tokenCommand(args: string[]): Promise<void> {
       if (!(await store.revokeToken(Number(argument)))) throw new Error(`no active token has id ${argument}; see "plant-store token list"`);
       process.stderr.write(`revoked token ${argument}\n`);
     } else {
-      throw new UsageError(`unknown token command: ${args.join(' ') || '(none)'}`);
+      throw new UsageError(`unknown token command: ${args.join(' ')}`);
     }
   } finally {
     await store.close();
@@ -42,7 +58,7 @@ async function tokenCommand(args: string[]): Promise<void> {
 
 /** Opening a store applies its pending migrations (under a lock, on PostgreSQL); a deploy can run them before the instances. */
 async function migrateCommand(): Promise<void> {
-  const store = await openStore(loadConfig());
+  const store = await openAnnounced();
   await store.close();
   process.stderr.write('the database schema is up to date\n');
 }
@@ -52,7 +68,8 @@ async function main(args: string[]): Promise<void> {
   if (command === 'serve' && rest.length === 0) return serve();
   if (command === 'migrate' && rest.length === 0) return migrateCommand();
   if (command === 'token') return tokenCommand(rest);
-  if (command === undefined || command === 'help' || command === '--help') {
+  if (command === undefined) throw new UsageError('a command is missing');
+  if (command === 'help' || command === '--help') {
     process.stdout.write(`${USAGE}\n`);
     return;
   }

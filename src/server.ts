@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { buildApp } from './app.js';
 import { printBootstrapToken } from './bootstrap-token.js';
 import { ConfigError, loadConfig } from './config.js';
+import { describeDatabase } from './store/describe-database.js';
 
 const SHUTDOWN_LIMIT_MS = 10_000;
 
@@ -17,6 +18,7 @@ export async function serve(): Promise<void> {
     process.exit(1);
   }
   const app = await buildApp(config);
+  app.log.info({ database: describeDatabase(config).text }, 'using the database');
   await printBootstrapToken(config, app.store);
   await app.listen({ port: config.port, host: config.host });
 

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { fetchChecked, tempDir } from './helpers/app.js';
-import { freshStore, storeKind } from './helpers/store-under-test.js';
+import { freshStore, onlyOn, storeKind } from './helpers/store-under-test.js';
 import { freePort, runCli, startServer } from './helpers/process.js';
 
 t.test('token create, list and revoke, on a database that does not exist yet', async (t) => {
@@ -54,7 +54,19 @@ t.test('mistakes are explained', async (t) => {
   const unknown = await runCli(['token', 'revoke', '42'], env);
   t.equal(unknown.code, 1);
   t.match(unknown.stderr, /no active token has id 42/);
-  for (const args of [['token', 'revoke', 'abc'], ['token'], ['token', 'create'], ['migrate', 'now'], ['frobnicate']]) {
+  const missing = {
+    '': 'a command is missing',
+    token: 'a token command is missing: create, list or revoke',
+    'token create': 'a user name is missing: plant-store token create <user>',
+    'token revoke': 'a token id is missing',
+  };
+  for (const [args, message] of Object.entries(missing)) {
+    const result = await runCli(args === '' ? [] : args.split(' '), env);
+    t.equal(result.code, 2, `"${args}": exit code 2`);
+    t.match(result.stderr, `plant-store: ${message}`);
+    t.match(result.stderr, /Usage:/);
+  }
+  for (const args of [['token', 'revoke', 'abc'], ['token', 'frobnicate'], ['migrate', 'now'], ['frobnicate']]) {
     const result = await runCli(args, env);
     t.equal(result.code, 2, args.join(' '));
     t.match(result.stderr, /Usage:/);
@@ -65,4 +77,36 @@ t.test('mistakes are explained', async (t) => {
   const help = await runCli(['--help'], env);
   t.equal(help.code, 0);
   t.match(help.stdout, /token create <user>/);
+});
+
+t.test('every command says which database it used, and that it created one', async (t) => {
+  const { env } = await freshStore(t);
+  const first = await runCli(['token', 'create', 'alice'], env);
+  const again = await runCli(['token', 'list'], env);
+  if (storeKind === 'sqlite') {
+    t.match(first.stderr, `plant-store: using the SQLite file ${env.DATABASE_PATH} (it did not exist: created it, empty)\n`);
+    t.equal(again.stderr, `plant-store: using the SQLite file ${env.DATABASE_PATH}\n`);
+  } else {
+    const named = new URL(env.DATABASE_URL!);
+    named.password = '';
+    t.equal(again.stderr, `plant-store: using the PostgreSQL ${named.href}\n`);
+    if (new URL(env.DATABASE_URL!).password !== '') t.notMatch(again.stderr, new URL(env.DATABASE_URL!).password);
+  }
+  t.match(first.stdout, /^pst_/, 'stdout still holds only the token');
+});
+
+t.test('run from another folder, the default database is that folder\'s, and the command says so', onlyOn('sqlite'), async (t) => {
+  const folder = tempDir(t);
+  const created = await runCli(['token', 'create', 'dave'], { DATABASE_PATH: '', DATABASE_URL: '' }, folder);
+  t.equal(created.code, 0);
+  t.match(created.stderr, `using the SQLite file ${join(folder, 'data', 'plants.db')} (it did not exist: created it, empty)`);
+});
+
+t.test('a DATABASE_PATH that is a folder is named in the message', onlyOn('sqlite'), async (t) => {
+  const folder = tempDir(t);
+  for (const args of [['token', 'list'], ['serve']]) {
+    const result = await runCli(args, { DATABASE_PATH: folder, DATABASE_URL: '' });
+    t.equal(result.code, 1, args.join(' '));
+    t.match(result.stderr, `cannot open the SQLite database ${folder}: it is a folder; DATABASE_PATH must name a file`);
+  }
 });

@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { openApiDocument, openApiYaml } from '../../generated/openapi.js';
 import { operation } from '../routes/operation.js';
+import { docsBrand } from './docs-brand.js';
 import { DOCS_PREFIX } from './security-headers.js';
 
 export default async function docs(app: FastifyInstance) {
@@ -15,6 +16,7 @@ export default async function docs(app: FastifyInstance) {
     // The document headers of plugins/security-headers.ts cover the UI: it needs only this origin.
     staticCSP: false,
     uiConfig: { persistAuthorization: false, tryItOutEnabled: true },
+    ...docsBrand,
   });
 
   app.route({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { parse } from 'yaml';
 import { operations } from '../../generated/schemas.js';
-import { buildTestApp, inject } from '../helpers/app.js';
+import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 import { projectRoot } from '../helpers/paths.js';
 
 const yamlText = readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8');
@@ -61,4 +61,16 @@ t.test('Swagger UI is served from this machine only', async (t) => {
   const initializer = await inject(t, app, { url: '/docs/static/swagger-initializer.js' });
   t.equal(initializer.status, 200);
   t.match(initializer.body, /validatorUrl: null/, 'no call to the public validator badge');
+});
+
+t.test('the documented 400 examples are what the service answers to such a request', async (t) => {
+  const document = parse(yamlText) as { components: { responses: Record<string, { content: { 'application/json': { example: unknown } } }> } };
+  const example = (name: string) => document.components.responses[name]!.content['application/json'].example;
+  const app = await buildTestApp(t);
+  const headers = bearer(await tokenFor(app, 'alice'));
+  const tooLong = JSON.stringify({ id: 1, name: 'x'.repeat(201) });
+  const badPlant = await inject(t, app, { method: 'POST', url: '/plants', headers: { ...headers, 'content-type': 'application/json' }, payload: tooLong });
+  t.same(badPlant.json(), example('BadPlant'));
+  t.same((await inject(t, app, { url: '/plants?limit=5000', headers })).json(), example('BadListQuery'));
+  t.same((await inject(t, app, { method: 'DELETE', url: '/plants/abc', headers })).json(), example('BadPlantId'));
 });

@@ -8,7 +8,8 @@ import { projectRoot } from './paths.js';
 const cli = join(projectRoot, 'src', 'cli.ts');
 
 export function cliCommand(args: string[]): [string, string[]] {
-  return [process.execPath, ['--import', 'tsx', cli, ...args]];
+  // tsx by its resolved URL: a command run from another folder would not find it by name.
+  return [process.execPath, ['--import', import.meta.resolve('tsx'), cli, ...args]];
 }
 
 export interface Finished {
@@ -18,10 +19,10 @@ export interface Finished {
   stderr: string;
 }
 
-/** Runs the command to its end. */
-export function runCli(args: string[], env: Record<string, string>): Promise<Finished> {
+/** Runs the command to its end, in the project's folder unless `cwd` says otherwise. */
+export function runCli(args: string[], env: Record<string, string>, cwd = projectRoot): Promise<Finished> {
   const [command, commandArgs] = cliCommand(args);
-  const child = spawn(command, commandArgs, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, commandArgs, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return finished(child);
 }
 

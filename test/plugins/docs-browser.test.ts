@@ -9,6 +9,7 @@ import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 import { listen } from '../helpers/checked-fetch.js';
 import { offsite, openPage, skipReason, WAIT, watch } from '../helpers/chromium.js';
 import { projectRoot } from '../helpers/paths.js';
+import { DOCS_TITLE } from '../../src/plugins/docs-brand.js';
 
 const skip = skipReason();
 if (skip !== undefined) {
@@ -25,6 +26,13 @@ if (skip !== undefined) {
     const policy = documentResponse?.headers()['content-security-policy'] ?? '';
     t.match(policy, /script-src 'self';/, "the page runs under helmet's policy: this origin's scripts only");
     t.notMatch(policy, /https:|swagger\.io/, 'no remote sources allowed');
+
+    t.equal(await page.title(), DOCS_TITLE, 'the tab names Plant Store, not Swagger UI');
+    const logo = page.locator('.topbar-wrapper img').first();
+    await logo.waitFor(WAIT);
+    t.match(await logo.getAttribute('src'), /^data:image\/svg\+xml;base64,/, "the top bar shows Plant Store's logo");
+    t.match(Buffer.from((await logo.getAttribute('src'))!.split(',')[1]!, 'base64').toString(), />Plant Store</);
+    t.same(await logo.evaluate((img) => [...img.parentElement!.children].map((child) => child.tagName)), ['IMG'], "the logo link holds only that image, not Swagger's");
 
     await page.locator('button.authorize').first().click(WAIT);
     await page.locator('#auth-bearer-value').fill(token);

@@ -1,6 +1,6 @@
 // Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from './migrations.js';
 
@@ -43,9 +43,27 @@ function useWal(db: SqliteDatabase, timeoutMs: number): void {
   }
 }
 
+/** better-sqlite3 says "unable to open database file" without the path; this says which and why. */
+function openFile(path: string): SqliteDatabase {
+  try {
+    return new Database(path);
+  } catch (error) {
+    const reason = isFolder(path) ? 'it is a folder; DATABASE_PATH must name a file' : (error as Error).message;
+    throw new Error(`cannot open the SQLite database ${resolve(path)}: ${reason}`, { cause: error });
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export function openDatabase(path: string): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const db = openFile(path);
   db.pragma('busy_timeout = 5000');
   useWal(db, 5000);
   db.pragma('synchronous = FULL');

@@ -1,0 +1,22 @@
+// Names the database a configuration points at, for people: an absolute SQLite path, or a
+// PostgreSQL URL without its password.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Config } from '../config.js';
+
+export interface DatabaseDescription {
+  /** "SQLite file /abs/path/plants.db" or "PostgreSQL postgres://app@host:5432/plants". */
+  text: string;
+  /** True for a SQLite file that does not exist yet (opening it creates it). */
+  isNewFile: boolean;
+}
+
+export function describeDatabase(config: Pick<Config, 'databasePath' | 'databaseUrl'>): DatabaseDescription {
+  if (config.databaseUrl !== undefined) {
+    const url = new URL(config.databaseUrl);
+    url.password = '';
+    return { text: `PostgreSQL ${url.href}`, isNewFile: false };
+  }
+  const path = resolve(config.databasePath);
+  return { text: `SQLite file ${path}`, isNewFile: !existsSync(path) };
+}
