@@ -26,7 +26,7 @@ t.test('npm start builds, starts on SQLite, prints a bootstrap token and stops o
   for (const started = Date.now(); !ready && Date.now() - started < 60_000; await new Promise((resolve) => setTimeout(resolve, 200))) {
     ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.ok, () => false);
   }
-  t.ok(ready, '/readyz answers 200');
+  t.ok(ready, '/readyz answers 200', { stderr });
   const token = /pst_[A-Za-z0-9_-]{43}/.exec(stderr)?.[0];
   t.ok(token, 'a bootstrap token was printed');
   const plants = await fetch(`http://127.0.0.1:${port}/plants`, { headers: { authorization: `Bearer ${token}` } });
