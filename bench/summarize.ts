@@ -29,6 +29,8 @@ export interface ScenarioSummary {
   id: string;
   title: string;
   about: string;
+  /** What each server (by label) does for one request in this scenario. */
+  does?: Record<string, string>;
   rounds: number;
   contestants: ContestantSummary[];
   ratios: RatioSummary[];
@@ -125,6 +127,7 @@ export function summarize(scenario: Scenario, measurements: Measurement[]): Scen
     id: scenario.id,
     title: scenario.title,
     about: scenario.about,
+    ...(scenario.does !== undefined && { does: scenario.does }),
     rounds: max(measurements.map((m) => m.round)),
     contestants,
     ratios,
