@@ -45,15 +45,17 @@ export function gitRevision(root: string): string {
   }
 }
 
+/** "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer" -> "wrk debian/4.1.0-3+b2 [epoll]". */
+const firstLine = (text: string) => text.split('\n')[0]!.replace(/\s*Copyright.*$/, '').trim();
+
 /** The load generator's version, as it reports it. */
 export function loadToolVersion(tool: 'wrk' | 'autocannon', root: string): string {
   try {
     if (tool === 'autocannon') return `autocannon ${(JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')) as { version: string }).version}`;
-    return execFileSync('wrk', ['--version'], { encoding: 'utf8' }).trim();
+    return firstLine(execFileSync('wrk', ['--version'], { encoding: 'utf8' }));
   } catch (error) {
     // wrk --version prints its version, then exits 1.
-    const stdout = (error as { stdout?: string }).stdout?.split('\n')[0]?.trim();
-    return stdout || 'unknown';
+    return firstLine((error as { stdout?: string }).stdout ?? '') || 'unknown';
   }
 }
 

@@ -83,7 +83,12 @@ function reproduce(run: RunRecord): string {
   ];
   if (dirty) lines.push('', '**The tree had uncommitted changes when this was measured: these figures cannot be reproduced from a commit.**');
   if (run.options.quick) {
-    lines.push('', '**This is a `--quick` run** (rounds of one second, no warm-up): it shows the harness works, its figures are indicative only and', 'its verdicts measure no target. The recorded figures come from a full run (`npm run bench`) on a quiet machine.');
+    const o = run.options;
+    lines.push(
+      '',
+      `**This is a \`--quick\` run** (${o.rounds} rounds of ${o.seconds} s, ${o.warmupSeconds} s of warm-up): it shows the harness works; its figures are indicative`,
+      'only and its verdicts measure no target. Figures that count come from a full run (`npm run bench`) on a quiet machine.',
+    );
   }
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
 // `npm run bench`: builds the data, starts every server and the load generator itself, runs the
-// scenarios in interleaved rounds, writes bench/results/*.json and rewrites docs/benchmarks.md.
+// scenarios in interleaved rounds, writes bench/results/*.json and rewrites docs/benchmarks.{md,svg,json}.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -16,7 +16,8 @@ import { postgresData, postgresUnavailable, type PostgresData } from './postgres
 import { resetPeakRss } from './proc-stats.js';
 import { textSummary, writeDocs } from './report.js';
 import type { RunRecord } from './run-record.js';
-import { scenarios as allScenarios, type Scenario } from './scenarios.js';
+import type { Scenario } from './scenario.js';
+import { scenarios as allScenarios } from './scenarios.js';
 import { startServer, type RunningServer } from './servers.js';
 import { summarize, type ScenarioSummary } from './summarize.js';
 

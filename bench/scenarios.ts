@@ -1,56 +1,13 @@
 // The scenarios: who runs in each, what they are sent, what each server does per request, and the
 // targets their figures are held to.
-import { MIX_USERS } from './bench-user.js';
-import { pagesAtRandomCursors, randomCursors } from './cursors.js';
+import { pagesAtRandomCursors } from './cursors.js';
 import type { DataSet } from './data.js';
-import { DELETE_ID_OFFSET, type MixShares, type RequestPlan } from './load/plan.js';
 import { PLANTS_PER_USER } from './plant-content.js';
+import { realisticMix } from './realistic-mix.js';
+import type { Contestant, Scenario } from './scenario.js';
 import type { ServerSpec } from './servers.js';
-import { zipfWeights } from './zipf.js';
-
-export interface Contestant {
-  /** Its name in tables and ratios; also the id of the server it runs on unless `server` says otherwise. */
-  label: string;
-  server?: string;
-  /** `ids`: where this run's fresh ids start and which way they count (bench/load/id-ranges.ts). */
-  plan: (ids: { firstId: number; step: 1 | -1 }) => RequestPlan;
-  /** Fresh ids below every existing one (negative, counting down), so each new plant lands on the first page. */
-  idsSortFirst?: boolean;
-  /** Plants in each answer, for the cost per row. */
-  rows?: number;
-}
-
-export type Target =
-  /** Median of the per-round ratios of requests per second. */
-  | { kind: 'ratio'; of: string; to: string; atLeast: number }
-  /** Peak RSS of `of` at most `megabytes` above that of `to`. */
-  | { kind: 'rss'; of: string; to: string; megabytes: number }
-  /** Median over rounds of p99 / p50. */
-  | { kind: 'tail'; of: string; atMost: number }
-  /** Server CPU per extra row, between successive contestants (ordered by rows), varies at most by this factor. */
-  | { kind: 'row-cost'; atMost: number };
-
-export interface Scenario {
-  id: string;
-  title: string;
-  about: string;
-  /** Part of `--quick`. */
-  quick: boolean;
-  servers: ServerSpec[];
-  contestants: Contestant[];
-  /** What each server (by contestant label) does for one request here, for the report. */
-  does?: Record<string, string>;
-  /** Whose ratios to everyone else the report shows. */
-  ours?: string;
-  targets: Target[];
-}
 
 const FIRST_PAGE = '/plants?limit=20';
-
-/** The realistic mix (issue 14): shares of the calls. */
-export const MIX_SHARES: MixShares = { firstPage: 0.6, cursorPage: 0.25, create: 0.1, delete: 0.05 };
-/** Zipf exponent of the traffic over the mix's users. */
-export const MIX_ZIPF_EXPONENT = 1;
 
 /** What the servers do per request, said once for the scenarios that share it. */
 const DOES = {
@@ -85,39 +42,10 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
     { id: 'express-peer', kind: 'express-peer', data: big },
     { id: 'plant-store', kind: 'plant-store', data: big },
   ];
-  const mixServers: ServerSpec[] = [
-    { id: 'ceiling', kind: 'ceiling', users: MIX_USERS },
-    { id: 'express-peer', kind: 'express-peer', data: big, users: MIX_USERS },
-    { id: 'plant-store', kind: 'plant-store', data: big, users: MIX_USERS },
-  ];
   const each = (servers: ServerSpec[], contestant: Omit<Contestant, 'label'>) => servers.map((server) => ({ label: server.id, ...contestant }));
   const pages = pagesAtRandomCursors(20);
-  const mixCursors = randomCursors(1000, 20, 14);
-  const mixWeights = zipfWeights(MIX_USERS.length, MIX_ZIPF_EXPONENT);
-  const percent = (share: number) => `${Math.round(share * 100)}%`;
   return [
-    {
-      id: 'realistic-mix',
-      title: `Realistic mix: ${MIX_USERS.length} users by Zipf's law, ${percent(MIX_SHARES.firstPage)} first pages, ${percent(MIX_SHARES.cursorPage)} pages at random cursors, ${percent(MIX_SHARES.create)} creates, ${percent(MIX_SHARES.delete)} deletes`,
-      about:
-        `${MIX_USERS.length} users of ${PLANTS_PER_USER.toLocaleString('en')} plants each, in a table of ${big.rows.toLocaleString('en')}, each with their own token. ` +
-        `Each call picks a user by Zipf's law (exponent ${MIX_ZIPF_EXPONENT}: the busiest user gets ${percent(mixWeights[0]!)} of the calls, the quietest ${(mixWeights.at(-1)! * 100).toFixed(2)}%), ` +
-        `then a first page of 20 (${percent(MIX_SHARES.firstPage)}), a page of 20 at one of 1,000 random cursors across the user's plants (${percent(MIX_SHARES.cursorPage)}), ` +
-        `a create with a fresh id above all existing ones, as growing ids are (${percent(MIX_SHARES.create)}), or a delete of one of the user's plants that the harness inserted before the run (${percent(MIX_SHARES.delete)}). ` +
-        "A delete drops Plant Store's cached first pages of that user; a create, appended after the first page, does not. Every answer expected is a 2xx.",
-      quick: true,
-      servers: mixServers,
-      contestants: each(mixServers, {
-        plan: ({ firstId }) => ({ kind: 'users-mix', users: MIX_USERS, weights: mixWeights, limit: 20, cursors: mixCursors, shares: MIX_SHARES, firstId, deleteFirstId: firstId + DELETE_ID_OFFSET, seed: 14 }),
-      }),
-      does: {
-        ceiling: `answers each call with a constant of the right shape and status: GET (first page or cursor) as in the GET scenario, POST a constant plant after Fastify parsed the JSON body, DELETE 204; no auth, validation, database or disk`,
-        'express-peer': 'per call, its validator and token lookup, then one SQLite statement; each write its own commit with synchronous=NORMAL',
-        'plant-store': `per call, what the single-operation scenarios show: first pages mostly from its cache, pages at cursors from SQLite, creates and deletes answered after their group commit (synchronous=FULL)`,
-      },
-      ours: 'plant-store',
-      targets: [{ kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.5 }],
-    },
+    realisticMix(big),
     {
       id: 'get-first-page',
       title: 'GET /plants?limit=20',

@@ -1,6 +1,5 @@
 // The fixed-answer ceiling: bare Fastify answering each Plant Store call with a constant of the right
-// shape, status and headers (a page of 20 plants as pre-built JSON text with a next Link, a plant,
-// 204), with no auth, no validation, no database, no serialization and no logger.
+// shape, status and headers; no auth, validation, database, serialization or logger.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { encodeCursor } from '../cursors.js';
 import { firstPage } from './fixed-page.js';

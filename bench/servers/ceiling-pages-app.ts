@@ -1,7 +1,5 @@
-// The page-building ceiling: bare Fastify answering GET /plants?limit&cursor with the page Plant Store
-// would answer for the bench user, built per request from memory: the cursor decoded by Plant Store's
-// own codec, the plants after it taken from an array, serialized through the same response schema,
-// and a Link to the next page. No auth, no query validation, no database, no logger.
+// The page-building ceiling: bare Fastify answering GET /plants at a cursor with the page and Link Plant
+// Store would send the bench user, built per request from memory; no auth, validation, database or logger.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { componentSchemas } from '../../generated/schemas.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
@@ -17,6 +15,7 @@ export function buildCeilingPages(): FastifyInstance {
     (request, reply) => {
       const limit = Number(request.query.limit ?? 100);
       const { cursor } = request.query;
+      // Plant Store's own cursor codec and response schema: the same work to read the cursor and write the page.
       const after = cursor === undefined ? 0 : Math.max(0, Math.min(plants.length, Number(decodeCursor(cursor))));
       const page = plants.slice(after, after + limit);
       const lastId = after + page.length;

@@ -1,7 +1,5 @@
-// Reference (b), the peer built the way most teams would: Express 5, express-openapi-validator
-// checking requests AND responses against the same openapi.yaml, better-sqlite3 (WAL,
-// synchronous=NORMAL, one commit per request) and the same token check (SHA-256 hash lookup).
-// Ids are exact int64 (exact-id.ts): bigint from the body's text, the path and the cursor.
+// The Express peer, built the way most teams would: Express 5, express-openapi-validator on requests AND
+// responses, better-sqlite3 (one commit per request, synchronous=NORMAL), exact int64 ids (exact-id.ts).
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';

@@ -9,7 +9,7 @@ import { runAutocannon } from '../../bench/load/autocannon-load.js';
 import { DELETE_ID_OFFSET, type LoadRequest, type LoadResult, type RequestPlan } from '../../bench/load/plan.js';
 import { runWrk } from '../../bench/load/wrk-load.js';
 import { hasCommand } from '../../bench/machine.js';
-import { MIX_SHARES } from '../../bench/scenarios.js';
+import { MIX_SHARES } from '../../bench/realistic-mix.js';
 import { zipfWeights } from '../../bench/zipf.js';
 
 interface Seen {

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { shareOf, INSTANCE_ID_STRIDE } from '../../bench/load/plan.js';
 import type { Measurement } from '../../bench/measure.js';
-import type { Scenario } from '../../bench/scenarios.js';
+import type { Scenario } from '../../bench/scenario.js';
 import { summarize } from '../../bench/summarize.js';
 
 function measurement(label: string, round: number, requestsPerSecond: number, extra: Partial<Measurement> = {}): Measurement {

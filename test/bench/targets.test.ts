@@ -4,7 +4,9 @@ import t from 'tap';
 import { MIX_USERS } from '../../bench/bench-user.js';
 import type { DataSet } from '../../bench/data.js';
 import type { Measurement } from '../../bench/measure.js';
-import { MIX_SHARES, scenarios, type Scenario } from '../../bench/scenarios.js';
+import { MIX_SHARES } from '../../bench/realistic-mix.js';
+import type { Scenario } from '../../bench/scenario.js';
+import { scenarios } from '../../bench/scenarios.js';
 import { summarize } from '../../bench/summarize.js';
 
 const big: DataSet = { name: '1m', rows: 1_000_000, path: '/nowhere/1m.db' };

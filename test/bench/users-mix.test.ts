@@ -6,7 +6,7 @@ import { freshIds } from '../../bench/load/id-ranges.js';
 import { DELETE_ID_OFFSET, shareOf } from '../../bench/load/plan.js';
 import { seedsFor } from '../../bench/load/seeds.js';
 import { usersMix, type UsersMixPlan } from '../../bench/load/users-mix.js';
-import { MIX_SHARES } from '../../bench/scenarios.js';
+import { MIX_SHARES } from '../../bench/realistic-mix.js';
 import { zipfWeights } from '../../bench/zipf.js';
 
 const plan = (firstId = 1e13): UsersMixPlan => ({
