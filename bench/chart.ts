@@ -12,7 +12,7 @@ const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;
 
 function colour(label: string): string {
   if (label.startsWith('plant-store') || label.startsWith('limit=')) return '#2e7d32';
-  if (label === 'ceiling') return '#9e9e9e';
+  if (label.startsWith('ceiling')) return '#9e9e9e';
   if (label === 'express-peer') return '#1565c0';
   return '#ef6c00';
 }

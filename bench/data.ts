@@ -1,5 +1,5 @@
 // Benchmark data: a 1,000,000-row and a 10,000-row SQLite file, built once and cached in
-// bench/.data under a version string; each run works on fresh copies with its own token.
+// bench/.data under a version string; each run works on fresh copies with its own tokens.
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,11 +8,11 @@ import { migrate } from '../src/store/sqlite/database.js';
 import { migrations } from '../src/store/sqlite/migrations.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { BENCH_USER } from './bench-user.js';
-import { plantName, plantTag } from './plant-content.js';
+import type { Seed } from './load/seeds.js';
+import { PLANTS_PER_USER, plantName, plantTag } from './plant-content.js';
 
 /** Change when the generated content changes, so stale caches are rebuilt, not reused. */
 export const DATA_VERSION = `v1-schema${migrations.length}`;
-export const PLANTS_PER_USER = 10_000;
 
 export interface DataSet {
   name: string;
@@ -60,27 +60,29 @@ export function dataSet(dir: string, rows: number): DataSet {
   return { name, rows, path };
 }
 
-/** A private copy of a data set for one server, with a fresh token for the bench user. */
-export async function workingCopy(data: DataSet, path: string): Promise<{ path: string; token: string }> {
+/** A private copy of a data set for one server, with a fresh token for the bench user and for each of `users`. */
+export async function workingCopy(data: DataSet, path: string, users: readonly string[] = []): Promise<{ path: string; tokens: Map<string, string> }> {
   for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
   copyFileSync(data.path, path);
   const store = new SqliteStore(path);
   try {
-    const { token } = await createToken(store, BENCH_USER);
-    return { path, token };
+    const owners = [...new Set([BENCH_USER, ...users])];
+    // Together: the writes share group commits.
+    const made = await Promise.all(owners.map(async (owner) => [owner, (await createToken(store, owner)).token] as const));
+    return { path, tokens: new Map(made) };
   } finally {
     await store.close();
   }
 }
 
-/** Inserts plants firstId..firstId+count-1 for the bench user into a server's file, for deletes to find. */
-export function seedPlants(path: string, firstId: number, count: number): void {
+/** Inserts each seed's plants (owner, firstId..firstId+count-1) into a server's file, for deletes to find. */
+export function seedPlants(path: string, seeds: readonly Seed[]): void {
   const db = new Database(path);
   try {
     db.pragma('busy_timeout = 10000');
     const insert = db.prepare('INSERT OR IGNORE INTO plants (owner, id, name) VALUES (?, ?, ?)');
     db.transaction(() => {
-      for (let id = firstId; id < firstId + count; id++) insert.run(BENCH_USER, id, `To delete ${id}`);
+      for (const { owner, firstId, count } of seeds) for (let id = firstId; id < firstId + count; id++) insert.run(owner, id, `To delete ${id}`);
     })();
   } finally {
     db.close();

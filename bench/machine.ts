@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
+import { join } from 'node:path';
 
 export interface Machine {
   cpu: string;
@@ -33,14 +34,28 @@ export function hasCommand(command: string): boolean {
   }
 }
 
-/** The commit the run measured, with "+changes" when the tree differs from it. */
+/** The commit the run measured, in full, with "+changes" when the tree differs from it (docs aside: the run rewrites them). */
 export function gitRevision(root: string): string {
   try {
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'bench', 'generated'], { cwd: root, encoding: 'utf8' }).trim() !== '';
-    return dirty ? `${commit}+changes` : commit;
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const changes = execFileSync('git', ['status', '--porcelain', '--', '.', ':(exclude)docs', ':(exclude)bench/findings.md'], { cwd: root, encoding: 'utf8' }).trim();
+    return changes === '' ? commit : `${commit}+changes`;
   } catch {
     return 'unknown';
+  }
+}
+
+/** "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer" -> "wrk debian/4.1.0-3+b2 [epoll]". */
+const firstLine = (text: string) => text.split('\n')[0]!.replace(/\s*Copyright.*$/, '').trim();
+
+/** The load generator's version, as it reports it. */
+export function loadToolVersion(tool: 'wrk' | 'autocannon', root: string): string {
+  try {
+    if (tool === 'autocannon') return `autocannon ${(JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')) as { version: string }).version}`;
+    return firstLine(execFileSync('wrk', ['--version'], { encoding: 'utf8' }));
+  } catch (error) {
+    // wrk --version prints its version, then exits 1.
+    return firstLine((error as { stdout?: string }).stdout ?? '') || 'unknown';
   }
 }
 

@@ -48,7 +48,6 @@ function combine(results: LoadResult[]): LoadResult {
     errors: sum(results.map((r) => r.errors)),
     p50Ms: Math.max(...results.map((r) => r.p50Ms)),
     p99Ms: Math.max(...results.map((r) => r.p99Ms)),
-    idsUsed: Math.max(...results.map((r) => r.idsUsed)),
   };
 }
 

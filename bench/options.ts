@@ -10,7 +10,7 @@ export interface Options {
   tool: 'autocannon' | 'wrk';
   /** Only these scenario ids; all (or the quick ones) when empty. */
   only: string[];
-  /** Rewrite docs/benchmarks.md and docs/benchmarks.svg. */
+  /** Rewrite docs/benchmarks.md, .svg and .json. */
   writeDocs: boolean;
   /** Only rewrite the docs from this earlier results file (after editing bench/findings.md). */
   render?: string;
@@ -21,7 +21,8 @@ export const USAGE = `npm run bench -- [--quick] [--rounds N] [--seconds S] [--w
   --quick      the quick scenarios, 2 rounds of 1 s, docs untouched (CI keeps the harness working)
   default      every scenario, 8 rounds of 4 s after 1 s of warm-up, docs/benchmarks.md rewritten
   --tool       the load generator; wrk when installed, else autocannon
-  --render     rewrite docs/benchmarks.md from an earlier run's bench/results/*.json, measuring nothing`;
+  --render     rewrite docs/benchmarks.* from an earlier run's record (docs/benchmarks.json or
+               bench/results/*.json), measuring nothing`;
 
 export function parseOptions(args: string[], wrkInstalled: boolean): Options {
   const { values } = parseArgs({

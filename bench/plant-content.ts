@@ -1,5 +1,8 @@
-// What a generated plant is called and tagged; shared by the data generator and the ceiling.
+// What the generated data holds per user: how many plants, what each is called and tagged; shared by
+// the data generators and the ceilings (which must not load the database code).
 import { BENCH_USER } from './bench-user.js';
+
+export const PLANTS_PER_USER = 10_000;
 
 const TAGS = ['tropical', 'succulent', 'fern', 'herb'];
 

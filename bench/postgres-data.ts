@@ -7,7 +7,8 @@ import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { postgresBinDir, startCluster, type PostgresCluster } from '../scripts/postgres-cluster.js';
 import { BENCH_USER } from './bench-user.js';
 import { withChildren } from './proc-stats.js';
-import { PLANTS_PER_USER } from './data.js';
+import { PLANTS_PER_USER } from './plant-content.js';
+import type { Seed } from './load/seeds.js';
 
 const TEMPLATE = 'bench_seed';
 const TIMEOUT_MS = 60_000;
@@ -15,8 +16,8 @@ const TIMEOUT_MS = 60_000;
 export interface PostgresData {
   cluster: PostgresCluster;
   rows: number;
-  /** A fresh database copied from the filled one, and a token for the bench user in it. */
-  copy(name: string): Promise<{ url: string; token: string }>;
+  /** A fresh database copied from the filled one, and tokens in it for the bench user and each of `users`. */
+  copy(name: string, users?: readonly string[]): Promise<{ url: string; tokens: Map<string, string> }>;
   /** The server's processes now: the postmaster and its backends. */
   pids(): number[];
   destroy(): void;
@@ -76,7 +77,7 @@ export async function postgresData(rows: number): Promise<PostgresData> {
   return {
     cluster,
     rows,
-    async copy(name) {
+    async copy(name, users = []) {
       const database = `bench_${name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
       await withClient(cluster.url, async (client) => {
         await client.query(`DROP DATABASE IF EXISTS ${database}`);
@@ -85,8 +86,9 @@ export async function postgresData(rows: number): Promise<PostgresData> {
       const url = cluster.urlFor(database);
       const store = await PostgresStore.open({ url, poolSize: 1, timeoutMs: TIMEOUT_MS });
       try {
-        const { token } = await createToken(store, BENCH_USER);
-        return { url, token };
+        const tokens = new Map<string, string>();
+        for (const owner of new Set([BENCH_USER, ...users])) tokens.set(owner, (await createToken(store, owner)).token);
+        return { url, tokens };
       } finally {
         await store.close();
       }
@@ -99,12 +101,16 @@ export async function postgresData(rows: number): Promise<PostgresData> {
   };
 }
 
-/** Inserts plants firstId..firstId+count-1 for the bench user, for deletes to find. */
-export async function seedPostgresPlants(url: string, firstId: number, count: number): Promise<void> {
+/** Inserts each seed's plants (owner, firstId..firstId+count-1), for deletes to find. */
+export async function seedPostgresPlants(url: string, seeds: readonly Seed[]): Promise<void> {
   await withClient(url, (client) =>
     client.query(
-      `INSERT INTO plants (owner, id, name) SELECT $1, g, 'To delete ' || g FROM generate_series($2::bigint, $3::bigint) AS g ON CONFLICT DO NOTHING`,
-      [BENCH_USER, String(firstId), String(firstId + count - 1)],
+      `INSERT INTO plants (owner, id, name)
+       SELECT s.owner, g, 'To delete ' || g
+         FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS s(owner, first_id, count),
+              generate_series(s.first_id, s.first_id + s.count - 1) AS g
+       ON CONFLICT DO NOTHING`,
+      [seeds.map((seed) => seed.owner), seeds.map((seed) => String(seed.firstId)), seeds.map((seed) => String(seed.count))],
     ),
   );
 }

@@ -1,4 +1,5 @@
-// Renders a run: a text summary for the terminal, and docs/benchmarks.md with docs/benchmarks.svg.
+// Renders a run: a text summary for the terminal, and docs/benchmarks.md with docs/benchmarks.svg
+// and docs/benchmarks.json (the run's whole record, committed beside the page it backs).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { chart } from './chart.js';
@@ -23,6 +24,12 @@ function table(summary: ScenarioSummary): string {
   return lines.join('\n');
 }
 
+function does(summary: ScenarioSummary): string {
+  const entries = Object.entries(summary.does ?? {});
+  if (entries.length === 0) return '';
+  return `What each server does per request here:\n\n${entries.map(([label, text]) => `- **${label}**: ${text}.`).join('\n')}\n\n`;
+}
+
 function ratios(summary: ScenarioSummary): string {
   const lines = summary.ratios.map((r) => `- ${r.of} / ${r.to}: **${num(r.median, 2)} ×** req/s (per-round ratios ${num(r.min, 2)} to ${num(r.max, 2)})`);
   const costs = summary.rowCosts.map((c) => `- server CPU per extra row, limit ${c.from} → ${c.to}: **${num(c.microsPerRow, 3)} µs**`);
@@ -30,8 +37,12 @@ function ratios(summary: ScenarioSummary): string {
   return [...lines, ...costs, ...notes].join('\n');
 }
 
+/** A verdict; a quick run (rounds of one second, no warm-up) measures no target, and says so. */
+const verdict = (run: RunRecord, met: boolean, strong: (text: string) => string) =>
+  run.options.quick ? `${met ? 'met' : 'not met'} (quick run: not a measurement of the target)` : met ? 'met' : strong('not met');
+
 function targets(run: RunRecord): string {
-  const rows = run.summaries.flatMap((s) => s.targets.map((t) => `| ${s.title} | ${t.text} | ${t.measured} | ${t.met ? 'met' : '**not met**'} |`));
+  const rows = run.summaries.flatMap((s) => s.targets.map((t) => `| ${s.title} | ${t.text} | ${t.measured} | ${verdict(run, t.met, (text) => `**${text}**`)} |`));
   if (rows.length === 0) return 'No scenario with a target ran.';
   return ['| Scenario | Target | Measured | |', '|---|---|---|---|', ...rows].join('\n');
 }
@@ -48,14 +59,41 @@ export function textSummary(run: RunRecord): string {
     }
     for (const r of summary.ratios) out.push(`  ${r.of} / ${r.to}: ${num(r.median, 2)} x`);
     // Rounds of one second without warm-up say nothing about the targets: the quick run only keeps the harness working.
-    const verdict = (met: boolean) => (run.options.quick ? `${met ? 'met' : 'not met'} (quick run: not a measurement of the target)` : met ? 'met' : 'NOT MET');
-    for (const t of summary.targets) out.push(`  target: ${t.text}: ${t.measured} -> ${verdict(t.met)}`);
+    for (const t of summary.targets) out.push(`  target: ${t.text}: ${t.measured} -> ${verdict(run, t.met, (text) => text.toUpperCase())}`);
     out.push('');
   }
   return `${out.join('\n')}\n`;
 }
 
-function markdown(run: RunRecord, resultsFile: string, root: string, findings: string): string {
+/** How to run this measurement again, and whether a commit can. */
+function reproduce(run: RunRecord): string {
+  const dirty = run.revision.endsWith('+changes');
+  const commit = run.revision.replace(/\+changes$/, '');
+  const lines = [
+    `Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC on revision \`${run.revision}\` with`,
+    '',
+    '```sh',
+    run.command,
+    '```',
+    '',
+    `Every figure on this page is in [\`benchmarks.json\`](benchmarks.json), the run's whole record (revision, command, options, machine,`,
+    `Node.js version, load generator${run.loadToolVersion ? ` (\`${run.loadToolVersion}\`)` : ''}, each round's measurements), committed with this page. To measure again:`,
+    `\`git checkout ${commit} && npm ci && ${run.command}\` (on Node.js ${run.machine.node}); to rewrite this page from the record alone,`,
+    '`npm run bench -- --render docs/benchmarks.json`.',
+  ];
+  if (dirty) lines.push('', '**The tree had uncommitted changes when this was measured: these figures cannot be reproduced from a commit.**');
+  if (run.options.quick) {
+    const o = run.options;
+    lines.push(
+      '',
+      `**This is a \`--quick\` run** (${o.rounds} rounds of ${o.seconds} s, ${o.warmupSeconds} s of warm-up): it shows the harness works; its figures are indicative`,
+      'only and its verdicts measure no target. Figures that count come from a full run (`npm run bench`) on a quiet machine.',
+    );
+  }
+  return lines.join('\n');
+}
+
+function markdown(run: RunRecord, root: string, findings: string): string {
   const m = run.machine;
   const o = run.options;
   const env = Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`).join(' ');
@@ -63,11 +101,7 @@ function markdown(run: RunRecord, resultsFile: string, root: string, findings: s
 
 <!-- Written by \`npm run bench\` (bench/run.ts, bench/report.ts): rerun it rather than editing. -->
 
-Measured ${run.date.slice(0, 16).replace('T', ' ')} UTC on revision \`${run.revision}\` with
-
-\`\`\`sh
-${run.command}
-\`\`\`
+${reproduce(run)}
 
 **Machine:** ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel}, Node.js ${m.node}. Load average
 (1, 5, 15 min) ${m.loadBefore.join(', ')} before the run and ${m.loadAfter.join(', ')} after it: other work on the machine
@@ -77,7 +111,7 @@ makes absolute figures noisy; the ratios, measured between servers in the same i
 Load generator ${o.tool}, ${o.connections} connections; ${o.rounds} rounds of ${o.seconds} s, each after ${o.warmupSeconds} s of warm-up,
 the servers taking turns (A B C A B C ...). Figures are medians over the rounds; a ratio is the median of the
 per-round ratios. Server CPU comes from \`/proc/<pid>/stat\` (1 = 100% = one core), peak RSS from \`VmHWM\` in
-\`/proc/<pid>/status\` (${run.peakRssReset === false ? 'which could not be reset here, so it includes start-up' : "reset when the scenario's servers are up"}; for a server of several processes, their sum). The whole benchmark took ${run.durationSeconds} s${o.quick ? '; this was the short `--quick` run, so the figures are indicative only' : ''}.
+\`/proc/<pid>/status\` (${run.peakRssReset === false ? 'which could not be reset here, so it includes start-up' : "reset when the scenario's servers are up"}; for a server of several processes, their sum). The whole benchmark took ${run.durationSeconds} s.
 
 **Rate limiting is off for every server:** Plant Store runs with \`RATE_LIMIT_PER_MINUTE=0\`; the references have no limiter.
 
@@ -86,12 +120,22 @@ per-round ratios. Server CPU comes from \`/proc/<pid>/stat\` (1 = 100% = one cor
 - **plant-store**: this project, \`node dist/src/server.js\` after the build, with \`${env}\` and
   \`DATABASE_PATH\` on its own copy of the generated data. Writes are durable before they are acknowledged:
   WAL, \`synchronous=FULL\`, group commit.
-- **ceiling** (\`bench/servers/ceiling.ts\`): bare Fastify answering a fixed, pre-built array of the same 20 plants
-  through the same response schema; no auth, no database, no logger. Nothing that does real work can beat it.
-- **express-peer** (\`bench/servers/express-peer.ts\`): the way most teams would build it: Express 5,
+- **ceiling** (\`bench/servers/ceiling-app.ts\`): bare Fastify answering each call with a constant of the right shape,
+  status and headers: \`GET /plants\` the bench user's first 20 plants as pre-built JSON text with a constant
+  \`Link: </plants?limit=20&cursor=...>; rel="next"\`, whatever the cursor; \`POST /plants\` a constant plant (after Fastify
+  parsed the body); \`DELETE /plants/{id}\` 204. No auth, validation, database, serialization or logger: the least any
+  server can do to answer these calls. It is the reference of the first-page GET (where Plant Store sends a cached page,
+  also pre-built text) and of the realistic mix.
+- **ceiling-pages** (\`bench/servers/ceiling-pages-app.ts\`): bare Fastify building each page at a cursor from memory: the
+  cursor decoded with Plant Store's codec, the 20 plants after it from an array of the bench user's plants, serialized
+  through the same response schema, and the Link to the next page; the same body and Link Plant Store answers. No auth,
+  validation or database. It is the reference of the random-cursor GET, where no answer can come from a cache.
+- **express-peer** (\`bench/servers/express-peer-app.ts\`): the way most teams would build it: Express 5,
   express-openapi-validator checking requests and responses against the same \`openapi.yaml\`, better-sqlite3
-  and the same token check (SHA-256 hash looked up in the tokens table). WAL with \`synchronous=NORMAL\` and one
-  commit per request: it does less for durability than Plant Store (a power cut may lose acknowledged writes).
+  and the same token check (SHA-256 hash looked up in the tokens table). Ids are exact int64, as the contract says: the
+  create body's id read from its text with lossless-json, path ids and cursors with \`BigInt\`. WAL with
+  \`synchronous=NORMAL\` and one commit per request: it does less for durability than Plant Store (a power cut may
+  lose acknowledged writes).
 - **per-request-normal** (\`bench/servers/plant-store-per-request.ts\`): Plant Store itself, same app, routes and
   store, except that each write commits alone, at once, with \`synchronous=NORMAL\`: what group commit is measured against.
 - **postgres-1-instance** and **postgres-2-instances**: Plant Store on PostgreSQL (\`DATABASE_URL\`, pool of 10 per
@@ -103,9 +147,10 @@ per-round ratios. Server CPU comes from \`/proc/<pid>/stat\` (1 = 100% = one cor
   database CPU, the PostgreSQL server and its backends.
 
 Data: a SQLite file of 1,000,000 plants (100 users with 10,000 each; the bench user is one of them) and one of
-10,000 (that user alone), generated by the harness and cached in \`bench/.data\`; the PostgreSQL scenarios fill
-their server with the same plants (\`bench/postgres-data.ts\`) and copy the database for each server. Tokens are
-made with the project's own \`createToken\`.
+10,000 (that user alone), generated by the harness and cached in \`bench/.data\`${run.dataVersion ? ` (data version \`${run.dataVersion}\`)` : ''}; the PostgreSQL scenarios fill
+their server with the same plants (\`bench/postgres-data.ts\`) and copy the database for each server. Each server gets its
+own copy, with tokens made by the project's own \`createToken\` (the bench user's; in the realistic mix one for each of its
+users). Every run of a load generator uses fresh ids of its own; the plants a run deletes are inserted before it.
 
 ## Targets
 
@@ -113,21 +158,22 @@ ${targets(run)}
 
 ![Median requests per second per scenario](benchmarks.svg)
 
-${run.summaries.map((s) => `## ${s.title}\n\n${s.about}\n\n${table(s)}\n\n${ratios(s)}`).join('\n\n')}
+${run.summaries.map((s) => `## ${s.title}\n\n${s.about}\n\n${does(s)}${table(s)}\n\n${ratios(s)}`).join('\n\n')}
 
-${findings.trim() === '' ? '' : `## Findings\n\n${findings.trim()}\n\n`}Raw results of this run: \`${relative(root, resultsFile)}\` (not committed).
-`;
+${findings.trim() === '' ? '' : `## Findings\n\n${findings.trim()}\n\n`}`;
 }
 
-/** Rewrites docs/benchmarks.md and docs/benchmarks.svg; returns the paths written. */
-export function writeDocs(root: string, run: RunRecord, resultsFile: string): string[] {
+/** Rewrites docs/benchmarks.md, docs/benchmarks.svg and docs/benchmarks.json from a run; returns the paths written. */
+export function writeDocs(root: string, run: RunRecord): string[] {
   const docs = join(root, 'docs');
   mkdirSync(docs, { recursive: true });
   const findingsFile = join(root, 'bench', 'findings.md');
   const findings = existsSync(findingsFile) ? readFileSync(findingsFile, 'utf8').replace(/^<!--[^]*?-->\s*/, '') : '';
   const md = join(docs, 'benchmarks.md');
   const svg = join(docs, 'benchmarks.svg');
-  writeFileSync(md, markdown(run, resultsFile, root, findings));
+  const record = join(docs, 'benchmarks.json');
+  writeFileSync(md, markdown(run, root, findings));
   writeFileSync(svg, chart(run.summaries, `Median req/s per scenario, ${run.machine.cores} cores, ${run.options.tool}, ${run.options.connections} connections (${run.date.slice(0, 10)})`));
-  return [relative(root, md), relative(root, svg)];
+  writeFileSync(record, `${JSON.stringify(run, null, 2)}\n`);
+  return [relative(root, md), relative(root, svg), relative(root, record)];
 }

@@ -6,8 +6,14 @@ import type { ScenarioSummary } from './summarize.js';
 
 export interface RunRecord {
   date: string;
+  /** As typed: `npm run bench -- ...`. */
   command: string;
+  /** The full commit measured; "+changes" when the tree (docs aside) differed from it. */
   revision: string;
+  /** The load generator's own version line (absent in older records). */
+  loadToolVersion?: string;
+  /** The generated data's version (bench/data.ts; absent in older records). */
+  dataVersion?: string;
   options: Options;
   machine: Machine & { loadAfter: number[] };
   pinning: string;

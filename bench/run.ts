@@ -1,20 +1,23 @@
 // `npm run bench`: builds the data, starts every server and the load generator itself, runs the
-// scenarios in interleaved rounds, writes bench/results/*.json and rewrites docs/benchmarks.md.
+// scenarios in interleaved rounds, writes bench/results/*.json and rewrites docs/benchmarks.{md,svg,json}.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dataSet } from './data.js';
-import { INSTANCE_ID_STRIDE } from './load/plan.js';
-import { describeMachine, gitRevision, hasCommand, hasProc } from './machine.js';
+import { DATA_VERSION, dataSet } from './data.js';
+import { freshIds } from './load/id-ranges.js';
+import { shareOf, type LoadRequest } from './load/plan.js';
+import { seedsFor } from './load/seeds.js';
+import { describeMachine, gitRevision, hasCommand, hasProc, loadToolVersion } from './machine.js';
 import { loadTool, measure, type Measurement, type MeasureTarget } from './measure.js';
 import { parseOptions, type Options } from './options.js';
 import { postgresData, postgresUnavailable, type PostgresData } from './postgres-data.js';
 import { resetPeakRss } from './proc-stats.js';
 import { textSummary, writeDocs } from './report.js';
 import type { RunRecord } from './run-record.js';
-import { scenarios as allScenarios, type Scenario } from './scenarios.js';
+import type { Scenario } from './scenario.js';
+import { scenarios as allScenarios } from './scenarios.js';
 import { startServer, type RunningServer } from './servers.js';
 import { summarize, type ScenarioSummary } from './summarize.js';
 
@@ -29,7 +32,7 @@ function pinning(): { server: string[]; load: string[]; note: string } {
   return { server: ['taskset', '-c', '0'], load: ['taskset', '-c', '1'], note: 'servers on core 0, load generator on core 1 (taskset)' };
 }
 
-async function runScenario(scenario: Scenario, index: number, options: Options, pin: ReturnType<typeof pinning>, workDir: string, postgres?: PostgresData): Promise<Measurement[]> {
+async function runScenario(scenario: Scenario, options: Options, pin: ReturnType<typeof pinning>, workDir: string, postgres?: PostgresData): Promise<Measurement[]> {
   const tool = loadTool(options.tool, pin.load);
   const servers = new Map<string, RunningServer>();
   const measurements: Measurement[] = [];
@@ -40,26 +43,31 @@ async function runScenario(scenario: Scenario, index: number, options: Options, 
       running.add(server);
     }
     for (const server of servers.values()) for (const { pid } of server.instances) if (!resetPeakRss(pid)) peakRssReset = false;
-    // Disjoint id ranges per scenario and contestant, far above the generated ids (or far below, counting up towards 0).
-    const nextId = new Map(scenario.contestants.map((contestant, i) => [contestant.label, (contestant.idsSortFirst ? -1 : 1) * (1e12 + index * 1e11 + i * 1e10)]));
+    const runs = new Map<string, number>();
     const rate = new Map<string, number>();
     for (let round = 1; round <= options.rounds; round++) {
-      for (const contestant of scenario.contestants) {
+      for (const [index, contestant] of scenario.contestants.entries()) {
         const server = servers.get(contestant.server ?? contestant.label)!;
         const target: MeasureTarget = { instances: server.instances, ...(server.spec.kind === 'plant-store-postgres' && postgres && { databasePids: () => postgres.pids() }) };
-        const load = (seconds: number) => ({ url: server.instances[0]!.url, token: server.token, connections: options.connections, seconds, plan: contestant.plan(nextId.get(contestant.label)!) });
-        if (contestant.deletes) {
-          // Each instance's load generator deletes its own range of ids (INSTANCE_ID_STRIDE apart).
-          const count = server.instances.length;
-          const expected = ((rate.get(contestant.label) ?? 40_000) * 1.5 * (options.seconds + options.warmupSeconds + 1)) / count;
-          for (let i = 0; i < count; i++) await server.seed(nextId.get(contestant.label)! + i * INSTANCE_ID_STRIDE, Math.ceil(expected) + 4 * options.connections);
-        }
-        if (options.warmupSeconds > 0) {
-          const warm = await measure(tool, target, load(options.warmupSeconds));
-          nextId.set(contestant.label, nextId.get(contestant.label)! + warm.result.idsUsed);
-        }
-        const { result, cpu, databaseCpu, wall, rss } = await measure(tool, target, load(options.seconds));
-        nextId.set(contestant.label, nextId.get(contestant.label)! + result.idsUsed);
+        // Every run gets fresh ids of its own (bench/load/id-ranges.ts): no run depends on what an earlier one used.
+        const load = (seconds: number): LoadRequest => {
+          const run = runs.get(contestant.label) ?? 0;
+          runs.set(contestant.label, run + 1);
+          const plan = contestant.plan(freshIds(index, run, contestant.idsSortFirst));
+          return { url: server.instances[0]!.url, token: server.token, tokens: server.tokens, connections: options.connections, seconds, plan };
+        };
+        const warmup = options.warmupSeconds > 0 ? load(options.warmupSeconds) : undefined;
+        const measured = load(options.seconds);
+        // The plants both runs will delete, inserted before either starts: enough for 1.5 times the fastest rate seen yet.
+        const instances = server.instances.length;
+        const seeds = [warmup, measured].flatMap((run) => {
+          if (run === undefined) return [];
+          const expected = ((rate.get(contestant.label) ?? 40_000) * 1.5 * (Math.max(1, Math.round(run.seconds)) + 1)) / instances;
+          return server.instances.flatMap((_, i) => seedsFor(shareOf(run.plan, i), expected, options.connections));
+        });
+        if (seeds.length > 0) await server.seed(seeds);
+        if (warmup) await measure(tool, target, warmup);
+        const { result, cpu, databaseCpu, wall, rss } = await measure(tool, target, measured);
         const measurement: Measurement = {
           scenario: scenario.id,
           round,
@@ -117,11 +125,14 @@ async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2), hasCommand('wrk'));
   if (options.render !== undefined) {
     const earlier = JSON.parse(readFileSync(options.render, 'utf8')) as RunRecord;
-    say(`rewrote ${writeDocs(root, earlier, options.render).join(' and ')} from ${options.render}`);
+    say(`rewrote ${writeDocs(root, earlier).join(', ')} from ${options.render}`);
     return;
   }
   const pin = pinning();
   const machine = describeMachine();
+  // Before anything runs: the revision measured is the one the run started on.
+  const revision = gitRevision(root);
+  if (revision.endsWith('+changes')) say(`the tree has uncommitted changes: these figures will not be reproducible from ${revision.slice(0, 12)}`);
   if (!hasProc()) say('no /proc: server CPU and memory are not measured');
 
   const dataStarted = Date.now();
@@ -153,9 +164,9 @@ async function main(): Promise<void> {
   const summaries: ScenarioSummary[] = [];
   const measurements: Measurement[] = [];
   try {
-    for (const [index, scenario] of selected.entries()) {
+    for (const scenario of selected) {
       say(`${scenario.id}: ${scenario.title}`);
-      const measured = await runScenario(scenario, index, options, pin, workDir, postgres);
+      const measured = await runScenario(scenario, options, pin, workDir, postgres);
       measurements.push(...measured);
       summaries.push(summarize(scenario, measured));
     }
@@ -167,7 +178,9 @@ async function main(): Promise<void> {
   const run: RunRecord = {
     date: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-    revision: gitRevision(root),
+    revision,
+    loadToolVersion: loadToolVersion(options.tool, root),
+    dataVersion: DATA_VERSION,
     options,
     machine: { ...machine, loadAfter: loadavg().map((value) => Math.round(value * 100) / 100) },
     pinning: pin.note,
@@ -182,7 +195,7 @@ async function main(): Promise<void> {
   writeFileSync(resultsFile, `${JSON.stringify(run, null, 2)}\n`);
   process.stdout.write(textSummary(run));
   say(`raw results: ${resultsFile}`);
-  if (options.writeDocs) say(`rewrote ${writeDocs(root, run, resultsFile).join(' and ')}`);
+  if (options.writeDocs) say(`rewrote ${writeDocs(root, run).join(', ')}`);
   const broken = measurements.filter((measurement) => measurement.unexpected + measurement.errors > 0);
   if (broken.length > 0) {
     say(`${broken.length} runs had unexpected statuses or errors: the figures above are not trustworthy`);

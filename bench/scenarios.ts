@@ -1,66 +1,23 @@
-// The scenarios: who runs in each, what they are sent, and the targets their figures are held to.
-import { encodeCursor } from '../src/routes/cursor.js';
-import { PLANTS_PER_USER, type DataSet } from './data.js';
-import type { RequestPlan } from './load/plan.js';
+// The scenarios: who runs in each, what they are sent, what each server does per request, and the
+// targets their figures are held to.
+import { pagesAtRandomCursors } from './cursors.js';
+import type { DataSet } from './data.js';
+import { PLANTS_PER_USER } from './plant-content.js';
+import { realisticMix } from './realistic-mix.js';
+import type { Contestant, Scenario } from './scenario.js';
 import type { ServerSpec } from './servers.js';
 
-export interface Contestant {
-  /** Its name in tables and ratios; also the id of the server it runs on unless `server` says otherwise. */
-  label: string;
-  server?: string;
-  /** `firstId`: where this run's fresh (post) or existing (delete) ids start. */
-  plan: (firstId: number) => RequestPlan;
-  /** The plan deletes plants: they must exist first, from firstId on. */
-  deletes?: boolean;
-  /** Fresh ids below every existing one (negative: ids are any int64), so each new plant lands on the first page. */
-  idsSortFirst?: boolean;
-  /** Plants in each answer, for the cost per row. */
-  rows?: number;
-}
-
-export type Target =
-  /** Median of the per-round ratios of requests per second. */
-  | { kind: 'ratio'; of: string; to: string; atLeast: number }
-  /** Peak RSS of `of` at most `megabytes` above that of `to`. */
-  | { kind: 'rss'; of: string; to: string; megabytes: number }
-  /** Median over rounds of p99 / p50. */
-  | { kind: 'tail'; of: string; atMost: number }
-  /** Server CPU per extra row, between successive contestants (ordered by rows), varies at most by this factor. */
-  | { kind: 'row-cost'; atMost: number };
-
-export interface Scenario {
-  id: string;
-  title: string;
-  about: string;
-  /** Part of `--quick`. */
-  quick: boolean;
-  servers: ServerSpec[];
-  contestants: Contestant[];
-  /** Whose ratios to everyone else the report shows. */
-  ours?: string;
-  targets: Target[];
-}
-
-/** A deterministic generator, so every run asks for the same pages. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** 1,000 full pages starting after random ids of the bench user: too many distinct pages for any cache to make this a repeat. */
-function pagesAtRandomCursors(limit: number): string[] {
-  const next = random(limit);
-  return Array.from({ length: 1000 }, () => {
-    const after = Math.floor(next() * (PLANTS_PER_USER - limit));
-    return `/plants?limit=${limit}&cursor=${encodeCursor(BigInt(after))}`;
-  });
-}
-
 const FIRST_PAGE = '/plants?limit=20';
+
+/** What the servers do per request, said once for the scenarios that share it. */
+const DOES = {
+  plantStoreAuth:
+    'parses and routes the request; authenticates the token (SHA-256, then its owner through the store: on SQLite from its token cache, after one `PRAGMA data_version` read that notices commits by other connections); validates the query against the contract',
+  plantStoreAnswer: 'adds the Link header and the API security headers',
+  expressPeer:
+    'express-openapi-validator checks the request against openapi.yaml; SHA-256 of the token and a SQLite lookup of its hash; a SQLite query of 21 rows; `JSON.stringify`; the response checked against openapi.yaml',
+  ceilingFixed: 'bare Fastify sends a constant: the same 20 plants as pre-built JSON text and a constant Link header; no auth, validation, database or serialization',
+};
 
 export function scenarios(big: DataSet, small: DataSet, postgresRows: number): Scenario[] {
   const readers: ServerSpec[] = [
@@ -80,16 +37,27 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
     { id: 'postgres-2-instances', kind: 'plant-store-postgres', instances: 2 },
   ];
   const postgresTable = `a PostgreSQL table of ${postgresRows.toLocaleString('en')} plants (SQLite: ${big.rows.toLocaleString('en')})`;
+  const pageReaders: ServerSpec[] = [
+    { id: 'ceiling-pages', kind: 'ceiling-pages' },
+    { id: 'express-peer', kind: 'express-peer', data: big },
+    { id: 'plant-store', kind: 'plant-store', data: big },
+  ];
   const each = (servers: ServerSpec[], contestant: Omit<Contestant, 'label'>) => servers.map((server) => ({ label: server.id, ...contestant }));
   const pages = pagesAtRandomCursors(20);
   return [
+    realisticMix(big),
     {
       id: 'get-first-page',
       title: 'GET /plants?limit=20',
-      about: `The first page of a user with ${PLANTS_PER_USER.toLocaleString('en')} plants, in a table of ${big.rows.toLocaleString('en')}, asked again and again.`,
+      about: `The first page of a user with ${PLANTS_PER_USER.toLocaleString('en')} plants, in a table of ${big.rows.toLocaleString('en')}, asked again and again: the best case for a cache, which is what Plant Store's answers are here (the realistic mix spreads them over users and writes).`,
       quick: true,
       servers: readers,
       contestants: each(readers, { plan: () => ({ kind: 'get', path: FIRST_PAGE }), rows: 20 }),
+      does: {
+        ceiling: DOES.ceilingFixed,
+        'express-peer': DOES.expressPeer,
+        'plant-store': `${DOES.plantStoreAuth}; takes the first page from the store's cache of first pages (JSON text built by SQLite when first asked, sent as it is, not serialized again); ${DOES.plantStoreAnswer}`,
+      },
       ours: 'plant-store',
       targets: [
         { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.6 },
@@ -100,12 +68,17 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
     {
       id: 'get-random-pages',
       title: 'GET /plants?limit=20&cursor=(random)',
-      about: 'Pages of 20 at 1,000 different cursors, picked at random: every answer comes from the database (the ceiling ignores the cursor).',
-      quick: false,
-      servers: readers,
-      contestants: each(readers, { plan: () => ({ kind: 'get-any', paths: pages }), rows: 20 }),
+      about: "Pages of 20 at 1,000 different cursors across the bench user's plants, picked at random: no page is asked often enough for a cache to matter.",
+      quick: true,
+      servers: pageReaders,
+      contestants: each(pageReaders, { plan: () => ({ kind: 'get-any', paths: pages }), rows: 20 }),
+      does: {
+        'ceiling-pages': `bare Fastify decodes the cursor with Plant Store's codec, takes the 20 plants after it from an in-memory array of the user's ${PLANTS_PER_USER.toLocaleString('en')}, serializes them through the same response schema (fast-json-stringify) and builds the next Link: the same body and Link as Plant Store's; no auth, validation or database`,
+        'express-peer': DOES.expressPeer.replace('a SQLite query', 'the cursor decoded; a SQLite query'),
+        'plant-store': `${DOES.plantStoreAuth}; decodes the cursor; asks SQLite for the page (as JSON text built by SQLite) and whether more plants follow; ${DOES.plantStoreAnswer}`,
+      },
       ours: 'plant-store',
-      targets: [],
+      targets: [{ kind: 'ratio', of: 'plant-store', to: 'ceiling-pages', atLeast: 0.35 }],
     },
     {
       id: 'post',
@@ -113,7 +86,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       about: 'A new plant with a fresh id in each request. Plant Store answers after a group commit with synchronous=FULL; per-request-normal is the same Plant Store committing each write alone with synchronous=NORMAL; the Express peer commits each write alone with synchronous=NORMAL.',
       quick: true,
       servers: writers,
-      contestants: each(writers, { plan: (firstId) => ({ kind: 'post', firstId }) }),
+      contestants: each(writers, { plan: ({ firstId, step }) => ({ kind: 'post', firstId, step }) }),
       ours: 'plant-store',
       targets: [
         { kind: 'ratio', of: 'plant-store', to: 'per-request-normal', atLeast: 1.5 },
@@ -126,7 +99,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       about: 'Deletes of existing plants, each id once (the harness inserts them before each run).',
       quick: true,
       servers: writers,
-      contestants: each(writers, { plan: (firstId) => ({ kind: 'delete', firstId }), deletes: true }),
+      contestants: each(writers, { plan: ({ firstId }) => ({ kind: 'delete', firstId }) }),
       ours: 'plant-store',
       targets: [],
     },
@@ -137,7 +110,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
         "Nine reads of the first page for each new plant. The new ids sort after the page's plants, as growing ids do, so Plant Store's cached first page stays valid (a create drops only the pages it lands on); the next scenario is the opposite case.",
       quick: true,
       servers: writers,
-      contestants: each(writers, { plan: (firstId) => ({ kind: 'mix', path: FIRST_PAGE, firstId, writeEvery: 10 }) }),
+      contestants: each(writers, { plan: ({ firstId, step }) => ({ kind: 'mix', path: FIRST_PAGE, firstId, step, writeEvery: 10 }) }),
       ours: 'plant-store',
       targets: [],
     },
@@ -145,10 +118,10 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       id: 'mix-90-10-on-page',
       title: '90% GET /plants?limit=20, 10% POST /plants landing on that page',
       about:
-        "As the previous scenario, but every new plant's id (negative) sorts before all others, so it lands on the first page: each write drops Plant Store's cached first pages of that user, and the next read asks the database again.",
+        "As the previous scenario, but every new plant's id (negative, each below all before) sorts before all others, so it lands on the first page: each write drops Plant Store's cached first pages of that user, and the next read asks the database again.",
       quick: false,
       servers: writers,
-      contestants: each(writers, { plan: (firstId) => ({ kind: 'mix', path: FIRST_PAGE, firstId, writeEvery: 10 }), idsSortFirst: true }),
+      contestants: each(writers, { plan: ({ firstId, step }) => ({ kind: 'mix', path: FIRST_PAGE, firstId, step, writeEvery: 10 }), idsSortFirst: true }),
       ours: 'plant-store',
       targets: [],
     },
@@ -168,7 +141,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       about: `A new plant with a fresh id in each request, in ${postgresTable}; each write is committed (synchronous_commit on, fsync on) before it is acknowledged.`,
       quick: false,
       servers: postgres,
-      contestants: each(postgres, { plan: (firstId) => ({ kind: 'post', firstId }) }),
+      contestants: each(postgres, { plan: ({ firstId, step }) => ({ kind: 'post', firstId, step }) }),
       ours: 'postgres-2-instances',
       targets: [],
     },
@@ -178,7 +151,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       about: `Nine reads of the first page for each new plant, in ${postgresTable}.`,
       quick: false,
       servers: postgres,
-      contestants: each(postgres, { plan: (firstId) => ({ kind: 'mix', path: FIRST_PAGE, firstId, writeEvery: 10 }) }),
+      contestants: each(postgres, { plan: ({ firstId, step }) => ({ kind: 'mix', path: FIRST_PAGE, firstId, step, writeEvery: 10 }) }),
       ours: 'postgres-2-instances',
       targets: [],
     },

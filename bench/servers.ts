@@ -4,10 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
+import { BENCH_USER } from './bench-user.js';
 import { seedPlants, workingCopy, type DataSet } from './data.js';
+import type { Seed } from './load/seeds.js';
 import { seedPostgresPlants, type PostgresData } from './postgres-data.js';
 
-export type ServerKind = 'ceiling' | 'express-peer' | 'plant-store' | 'plant-store-per-request-normal' | 'plant-store-postgres';
+export type ServerKind = 'ceiling' | 'ceiling-pages' | 'express-peer' | 'plant-store' | 'plant-store-per-request-normal' | 'plant-store-postgres';
 
 export interface ServerSpec {
   /** Unique within a scenario, e.g. "plant-store" or "plant-store@10k". */
@@ -17,6 +19,8 @@ export interface ServerSpec {
   data?: DataSet;
   /** Processes sharing the one database (plant-store-postgres); 1 when not given. */
   instances?: number;
+  /** Users besides the bench user who need a token (the realistic mix's). */
+  users?: readonly string[];
 }
 
 export interface ServerInstance {
@@ -27,15 +31,19 @@ export interface ServerInstance {
 export interface RunningServer {
   spec: ServerSpec;
   instances: ServerInstance[];
+  /** The bench user's token. */
   token: string;
-  /** Makes the bench user's plants firstId..firstId+count-1 exist, for deletes to find. */
-  seed(firstId: number, count: number): Promise<void>;
+  /** Every user's token: the bench user's and those of `spec.users`. */
+  tokens: ReadonlyMap<string, string>;
+  /** Makes these plants exist, for deletes to find. */
+  seed(seeds: readonly Seed[]): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** The compiled entry of each kind, relative to the project root. */
 const ENTRY: Record<ServerKind, string> = {
   ceiling: 'dist/bench/servers/ceiling.js',
+  'ceiling-pages': 'dist/bench/servers/ceiling-pages.js',
   'express-peer': 'dist/bench/servers/express-peer.js',
   'plant-store': 'dist/src/server.js',
   'plant-store-per-request-normal': 'dist/bench/servers/plant-store-per-request.js',
@@ -106,21 +114,22 @@ async function startProcess(entry: string, root: string, env: Record<string, str
 /** Where a server keeps its data: the environment that names it, its token, and how to add plants to it. */
 interface ServerData {
   env: Record<string, string>;
-  token: string;
-  seed(firstId: number, count: number): Promise<void>;
+  tokens: Map<string, string>;
+  seed(seeds: readonly Seed[]): Promise<void>;
 }
 
 async function prepareData(spec: ServerSpec, workDir: string, postgres: PostgresData | undefined): Promise<ServerData> {
   if (spec.kind === 'plant-store-postgres') {
     if (postgres === undefined) throw new Error(`${spec.id} needs the benchmark's PostgreSQL server`);
-    const { url, token } = await postgres.copy(spec.id);
-    return { env: { DATABASE_URL: url }, token, seed: (firstId: number, count: number) => seedPostgresPlants(url, firstId, count) };
+    const { url, tokens } = await postgres.copy(spec.id, spec.users);
+    return { env: { DATABASE_URL: url }, tokens, seed: (seeds) => seedPostgresPlants(url, seeds) };
   }
   if (spec.data) {
-    const { path, token } = await workingCopy(spec.data, join(workDir, `${spec.id}.db`));
-    return { env: { DATABASE_PATH: path }, token, seed: async (firstId: number, count: number) => seedPlants(path, firstId, count) };
+    const { path, tokens } = await workingCopy(spec.data, join(workDir, `${spec.id}.db`), spec.users);
+    return { env: { DATABASE_PATH: path }, tokens, seed: async (seeds) => seedPlants(path, seeds) };
   }
-  return { env: {}, token: 'none', seed: async () => undefined };
+  // The ceilings check no token; they get one that says so.
+  return { env: {}, tokens: new Map([BENCH_USER, ...(spec.users ?? [])].map((user) => [user, 'none'])), seed: async () => undefined };
 }
 
 /** `pin` is a command prefix such as ['taskset', '-c', '0'], or empty; `postgres` holds the databases of plant-store-postgres. */
@@ -137,5 +146,6 @@ export async function startServer(spec: ServerSpec, root: string, workDir: strin
     await stop();
     throw error;
   }
-  return { spec, instances: processes.map(({ pid, url }) => ({ pid, url })), token: data.token, seed: data.seed, stop };
+  const token = data.tokens.get(BENCH_USER)!;
+  return { spec, instances: processes.map(({ pid, url }) => ({ pid, url })), token, tokens: data.tokens, seed: data.seed, stop };
 }

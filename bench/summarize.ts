@@ -1,7 +1,7 @@
 // Per-scenario figures from the raw measurements: medians per contestant, medians of per-round
 // ratios, and each target's verdict.
 import type { Measurement } from './measure.js';
-import type { Scenario, Target } from './scenarios.js';
+import type { Scenario, Target } from './scenario.js';
 import { max, median } from './stats.js';
 
 /** Medians over the rounds of one contestant's measurements (peak RSS: the highest; failures: summed). */
@@ -29,6 +29,8 @@ export interface ScenarioSummary {
   id: string;
   title: string;
   about: string;
+  /** What each server (by label) does for one request in this scenario. */
+  does?: Record<string, string>;
   rounds: number;
   contestants: ContestantSummary[];
   ratios: RatioSummary[];
@@ -119,12 +121,13 @@ export function summarize(scenario: Scenario, measurements: Measurement[]): Scen
     .map(
       (c) =>
         `${c.label} kept its core ${Math.round(c.cpuShare * 100)}% busy: its requests per second were bounded by something else ` +
-        '(the load generator, or waiting for the disk to sync), so a ratio against it understates or overstates the difference in CPU cost; compare CPU µs/request too.',
+        '(the load generator, waiting for the disk to sync, or other work on the machine taking its core), so a ratio against it understates or overstates the difference in CPU cost; compare CPU µs/request too.',
     );
   return {
     id: scenario.id,
     title: scenario.title,
     about: scenario.about,
+    ...(scenario.does !== undefined && { does: scenario.does }),
     rounds: max(measurements.map((m) => m.round)),
     contestants,
     ratios,

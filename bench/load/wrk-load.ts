@@ -5,18 +5,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { LoadRequest, LoadResult, RequestPlan } from './plan.js';
+import type { LoadRequest, LoadResult } from './plan.js';
+import { tokensInRank } from './users-mix.js';
+import { usersMixLua } from './wrk-users-mix.js';
 
 const run = promisify(execFile);
 const MARK = 'BENCH-RESULT ';
 
 const lua = (text: string) => JSON.stringify(text); // a JSON string is a valid Lua string literal here (ASCII only)
 
-function requestFunction(plan: RequestPlan): string {
+function requestFunction({ plan, tokens }: LoadRequest): string {
   // Same bodies as newPlantBody in plan.ts: every fifth plant has no tag.
-  const post = `local body = (id % 5 == 0) and string.format('{"id":%d,"name":"Bench plant %d"}', id, id)
+  const post = (step: number) => `local body = (id % 5 == 0) and string.format('{"id":%d,"name":"Bench plant %d"}', id, id)
       or string.format('{"id":%d,"name":"Bench plant %d","tag":"bench"}', id, id)
-    id = id + 1
+    id = id + (${step})
     return wrk.format("POST", "/plants", post_headers, body)`;
   switch (plan.kind) {
     case 'get':
@@ -27,7 +29,7 @@ request = function() return wrk.format("GET", paths[math.random(#paths)], get_he
     case 'post':
       return `id = ${plan.firstId}
 request = function()
-    ${post}
+    ${post(plan.step)}
 end`;
     case 'delete':
       return `id = ${plan.firstId}
@@ -42,8 +44,10 @@ n = 0
 request = function()
     n = n + 1
     if n % ${plan.writeEvery} ~= 0 then return wrk.format("GET", ${lua(plan.path)}, get_headers) end
-    ${post}
+    ${post(plan.step)}
 end`;
+    case 'users-mix':
+      return usersMixLua(plan, tokensInRank(plan, tokens));
   }
 }
 
@@ -52,7 +56,7 @@ function script(load: LoadRequest): string {
   return `wrk.headers["Authorization"] = ${auth}
 get_headers = {["Authorization"] = ${auth}}
 post_headers = {["Authorization"] = ${auth}, ["Content-Type"] = "application/json"}
-${requestFunction(load.plan)}
+${requestFunction(load)}
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('${MARK}{"requests":%d,"us":%d,"status":%d,"errors":%d,"p50":%d,"p99":%d}\\n',
@@ -82,8 +86,6 @@ export async function runWrk(load: LoadRequest, pin: readonly string[]): Promise
       errors: raw.errors,
       p50Ms: raw.p50 / 1000,
       p99Ms: raw.p99 / 1000,
-      // Each connection may have one request in flight when wrk stops, uncounted.
-      idsUsed: raw.requests + raw.errors + 2 * load.connections,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,9 +4,8 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { PerRequestCommit } from './per-request-commit.js';
+import { serve } from './serve.js';
 
 const config = loadConfig();
 const store = new SqliteStore(config.databasePath, { writes: (db) => new PerRequestCommit(db) });
-const app = await buildApp(config, { store });
-await app.listen({ port: config.port, host: config.host });
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void app.close().then(() => process.exit(0)));
+await serve(await buildApp(config, { store }), config.port, config.host);

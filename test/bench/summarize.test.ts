@@ -3,7 +3,7 @@
 import t from 'tap';
 import { shareOf, INSTANCE_ID_STRIDE } from '../../bench/load/plan.js';
 import type { Measurement } from '../../bench/measure.js';
-import type { Scenario } from '../../bench/scenarios.js';
+import type { Scenario } from '../../bench/scenario.js';
 import { summarize } from '../../bench/summarize.js';
 
 function measurement(label: string, round: number, requestsPerSecond: number, extra: Partial<Measurement> = {}): Measurement {
@@ -85,7 +85,8 @@ t.test('tail, memory and failures are judged and counted', async (t) => {
 });
 
 t.test('each load generator of a multi-instance server gets its own ids', async (t) => {
-  t.same(shareOf({ kind: 'post', firstId: 1000 }, 0), { kind: 'post', firstId: 1000 });
+  t.same(shareOf({ kind: 'post', firstId: 1000, step: 1 }, 0), { kind: 'post', firstId: 1000, step: 1 });
   t.same(shareOf({ kind: 'delete', firstId: 1000 }, 2), { kind: 'delete', firstId: 1000 + 2 * INSTANCE_ID_STRIDE });
+  t.same(shareOf({ kind: 'post', firstId: -1000, step: -1 }, 1), { kind: 'post', firstId: -1000 - INSTANCE_ID_STRIDE, step: -1 }, 'counting down, further down');
   t.same(shareOf({ kind: 'get', path: '/plants' }, 1), { kind: 'get', path: '/plants' }, 'reads are shared as they are');
 });

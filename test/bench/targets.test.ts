@@ -1,0 +1,83 @@
+// The targets of issue 14 are declared on the right scenarios against the right references, every
+// earlier target is still there, and each is judged on the median of the per-round ratios.
+import t from 'tap';
+import { MIX_USERS } from '../../bench/bench-user.js';
+import type { DataSet } from '../../bench/data.js';
+import type { Measurement } from '../../bench/measure.js';
+import { MIX_SHARES } from '../../bench/realistic-mix.js';
+import type { Scenario } from '../../bench/scenario.js';
+import { scenarios } from '../../bench/scenarios.js';
+import { summarize } from '../../bench/summarize.js';
+
+const big: DataSet = { name: '1m', rows: 1_000_000, path: '/nowhere/1m.db' };
+const small: DataSet = { name: '10k', rows: 10_000, path: '/nowhere/10k.db' };
+const all = scenarios(big, small, 1_000_000);
+const byId = (id: string) => all.find((scenario) => scenario.id === id)!;
+
+function measurement(scenario: string, label: string, round: number, requestsPerSecond: number): Measurement {
+  return { scenario, round, label, requestsPerSecond, p50Ms: 1, p99Ms: 2, cpuShare: 1, cpuMicrosPerRequest: 1e6 / requestsPerSecond, peakRssMB: 100, requests: requestsPerSecond, seconds: 1, unexpected: 0, errors: 0 };
+}
+
+/** Rounds of the same contestants with these requests per second, in contestant order. */
+const rounds = (scenario: Scenario, perRound: number[][]) =>
+  perRound.flatMap((values, i) => scenario.contestants.map((contestant, j) => measurement(scenario.id, contestant.label, i + 1, values[j]!)));
+
+t.test('the three targets of issue 14', async (t) => {
+  t.same(byId('realistic-mix').targets, [{ kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.5 }]);
+  t.same(byId('get-first-page').targets[0], { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.6 });
+  t.same(byId('get-random-pages').targets, [{ kind: 'ratio', of: 'plant-store', to: 'ceiling-pages', atLeast: 0.35 }]);
+  for (const id of ['realistic-mix', 'get-first-page', 'get-random-pages']) t.ok(byId(id).quick, `${id} runs in --quick too`);
+});
+
+t.test('every earlier target is still reported', async (t) => {
+  t.same(byId('get-first-page').targets.slice(1), [
+    { kind: 'ratio', of: 'plant-store', to: 'express-peer', atLeast: 4 },
+    { kind: 'rss', of: 'plant-store', to: 'ceiling', megabytes: 40 },
+  ]);
+  t.same(byId('post').targets, [
+    { kind: 'ratio', of: 'plant-store', to: 'per-request-normal', atLeast: 1.5 },
+    { kind: 'tail', of: 'plant-store', atMost: 4 },
+  ]);
+  t.same(byId('table-size').targets, [{ kind: 'ratio', of: 'plant-store@1m', to: 'plant-store@10k', atLeast: 0.9 }]);
+  t.same(byId('page-size').targets, [{ kind: 'row-cost', atMost: 1.5 }]);
+});
+
+t.test('the references do comparable work, and say what it is', async (t) => {
+  const kinds = (id: string) => Object.fromEntries(byId(id).servers.map((server) => [server.id, server.kind]));
+  t.equal(kinds('get-first-page').ceiling, 'ceiling', 'a cached first page against a constant');
+  t.equal(kinds('get-random-pages')['ceiling-pages'], 'ceiling-pages', 'pages from the database against pages built per request');
+  t.equal(kinds('realistic-mix').ceiling, 'ceiling', 'the mix against fixed answers');
+  for (const id of ['realistic-mix', 'get-first-page', 'get-random-pages']) {
+    const scenario = byId(id);
+    t.same(Object.keys(scenario.does ?? {}).sort(), scenario.contestants.map((c) => c.label).sort(), `${id}: what each server does per request`);
+  }
+});
+
+t.test('the realistic mix: 40 users or more, each with a token, and the shares of issue 14', async (t) => {
+  const mix = byId('realistic-mix');
+  t.ok(MIX_USERS.length >= 40);
+  t.same(MIX_SHARES, { firstPage: 0.6, cursorPage: 0.25, create: 0.1, delete: 0.05 });
+  for (const server of mix.servers) t.same(server.users, MIX_USERS, `${server.id} has a token for every user`);
+  const plan = mix.contestants[0]!.plan({ firstId: 1e13, step: 1 });
+  t.equal(plan.kind, 'users-mix');
+  if (plan.kind !== 'users-mix') return;
+  t.equal(plan.users.length, MIX_USERS.length);
+  t.ok(plan.weights[0]! > plan.weights[1]! && plan.weights[1]! > plan.weights.at(-1)!, 'Zipf: busiest first');
+  t.ok(plan.deleteFirstId > plan.firstId, 'deletes and creates use different ids');
+});
+
+t.test('verdicts come from the median of per-round ratios', async (t) => {
+  const mix = byId('realistic-mix'); // contestants: ceiling, express-peer, plant-store
+  // Per-round ratios plant-store / ceiling: 0.40, 0.52, 0.55, 0.70: median 0.535.
+  const met = summarize(mix, rounds(mix, [[100, 10, 40], [100, 10, 52], [100, 10, 55], [100, 10, 70]]));
+  t.equal(Number(met.ratios.find((r) => r.to === 'ceiling')!.median.toFixed(6)), 0.535);
+  t.same(met.targets.map((target) => [target.measured, target.met]), [['0.535 ×', true]]);
+  // Ratios 0.45, 0.49, 0.50, 0.90: median 0.495, not met, though their mean is 0.585.
+  const notMet = summarize(mix, rounds(mix, [[100, 10, 45], [100, 10, 49], [100, 10, 50], [100, 10, 90]]));
+  t.same(notMet.targets.map((target) => [target.measured, target.met]), [['0.495 ×', false]]);
+
+  const pages = byId('get-random-pages'); // contestants: ceiling-pages, express-peer, plant-store
+  const judged = summarize(pages, rounds(pages, [[1000, 50, 340], [1000, 50, 360], [1000, 50, 351]]));
+  t.same(judged.targets.map((target) => [target.text, target.measured, target.met]), [['plant-store at least 0.35 × ceiling-pages (req/s)', '0.351 ×', true]]);
+  t.ok(judged.does?.['ceiling-pages']?.includes('response schema'), 'the summary carries what each server does, for the report');
+});
