@@ -1,4 +1,5 @@
 // What the docs page shows of Plant Store: its title, its top-bar logo and its tab icon.
+import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 
 const LEAF = '<path d="M6 26C6 12 16 5 28 4c0 13-7 23-21 23l-1 1z" fill="#3f8f4f"/><path d="M8 25 22 11" stroke="#e9f5ec" stroke-width="2"/>';
 
@@ -10,7 +11,7 @@ const ICON = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" vie
 export const DOCS_TITLE = 'Plant Store API';
 
 /** Options for @fastify/swagger-ui. */
-export const docsBrand = {
+export const docsBrand: Pick<FastifySwaggerUiOptions, 'logo' | 'theme'> = {
   logo: { type: 'image/svg+xml', content: Buffer.from(LOGO), href: '/docs', target: '_self' },
   theme: {
     title: DOCS_TITLE,
