@@ -4,7 +4,7 @@ import pg from 'pg';
 import { createToken } from '../src/auth/tokens.js';
 import { migrate } from '../src/store/postgres/database.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import { postgresBinDir, startCluster, type PostgresCluster } from '../scripts/postgres-cluster.js';
+import { postgresBinDir, startCluster, type PostgresCluster } from '../test/helpers/postgres-cluster.js';
 import { BENCH_USER } from './bench-user.js';
 import { withChildren } from './proc-stats.js';
 import { PLANTS_PER_USER } from './data.js';

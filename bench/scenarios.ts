@@ -1,5 +1,5 @@
 // The scenarios: who runs in each, what they are sent, and the targets their figures are held to.
-import { encodeCursor } from '../src/routes/cursor.js';
+import { encodeCursor } from '../src/pagination/cursor.js';
 import { PLANTS_PER_USER, type DataSet } from './data.js';
 import type { RequestPlan } from './load/plan.js';
 import type { ServerSpec } from './servers.js';

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { postgresBinDir, startCluster, type PostgresCluster } from './postgres-cluster.js';
+import { postgresBinDir, startCluster, type PostgresCluster } from '../test/helpers/postgres-cluster.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 

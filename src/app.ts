@@ -5,7 +5,7 @@ import auth from './plugins/auth.js';
 import corsPolicy from './plugins/cors.js';
 import docs from './plugins/docs.js';
 import gracefulClose from './plugins/graceful-close.js';
-import errors, { clientErrorHandler, sendError } from './plugins/errors.js';
+import errorHandler, { clientErrorHandler, sendError } from './plugins/error-handler.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
@@ -58,7 +58,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   for (const schema of componentSchemas) app.addSchema(schema);
   await app.register(routeTable);
-  await app.register(errors);
+  await app.register(errorHandler);
   await app.register(securityHeaders);
   await app.register(gracefulClose);
   await app.register(corsPolicy, { origins: config.corsOrigins });

@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { openApiDocument, openApiYaml } from '../../generated/openapi.js';
-import { operation } from '../routes/operation.js';
+import { operation } from '../contract/operation.js';
 import { DOCS_PREFIX } from './security-headers.js';
 
 export default async function docs(app: FastifyInstance) {

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { operations } from '../../generated/types.js';
 import type { JsonPlantPage } from '../store/plant-store.js';
 import { PlantConflict, PlantNotFound } from '../errors.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
-import { operation } from './operation.js';
+import { decodeCursor, encodeCursor } from '../pagination/cursor.js';
+import { operation } from '../contract/operation.js';
 
 type ListQuery = NonNullable<operations['listPlants']['parameters']['query']>;
 type NewPlant = operations['addPlant']['requestBody']['content']['application/json'];
