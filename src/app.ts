@@ -17,11 +17,7 @@ import { componentSchemas } from '../generated/schemas.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/plant-store.js';
 import { ajvOptions } from './validation/ajv-options.js';
-import { lazyChildLogger } from './logging/lazy-child-logger.js';
-import { RequestLogController } from './logging/request-log-controller.js';
-
-/** Tokens must never reach the logs, not even from a query string. */
-const redactTokens = (url: string) => url.replace(/pst_[A-Za-z0-9_-]*/g, 'pst_[redacted]');
+import { loggerOptions } from './logging/logger.js';
 
 export interface BuildOptions {
   /** A store opened elsewhere; by default the one the configuration names. */
@@ -32,16 +28,7 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      config.logLevel === 'silent'
-        ? false
-        : {
-            level: config.logLevel,
-            ...(options.logStream && { stream: options.logStream }),
-            serializers: { req: (request) => ({ method: request.method, url: redactTokens(request.url), remoteAddress: request.ip }) },
-          },
-    childLoggerFactory: lazyChildLogger,
-    logController: new RequestLogController(config.logLevel),
+    logger: loggerOptions(config.logLevel, options.logStream),
     bodyLimit: BODY_LIMIT,
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
