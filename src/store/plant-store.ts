@@ -43,11 +43,12 @@ export interface TokenStore {
   countTokens(): Promise<number>;
 }
 
-export interface Store extends PlantStore, TokenStore {
+/** The store the app holds: plants are read and written only through a handle (forRequest). */
+export interface Store extends TokenStore {
   /**
    * The store for one request. Every answer reflects what any process had committed when the
    * request arrived; a store that caches may check for commits by others once, at the handle's
-   * first read, instead of at every read. Its own methods answer as a fresh handle would.
+   * first read, instead of at every read.
    */
   forRequest(): PlantStore;
   isReady(): Promise<boolean>;

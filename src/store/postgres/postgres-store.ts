@@ -42,7 +42,7 @@ type StatementName = keyof typeof statements;
 /** Ids go to PostgreSQL as decimal text: exact, whatever the client library does with a bigint. */
 const int8 = (value: bigint | number) => String(value);
 
-export class PostgresStore implements Store {
+export class PostgresStore implements Store, PlantStore {
   readonly pool: pg.Pool;
 
   private constructor(pool: pg.Pool) {

@@ -1,6 +1,5 @@
 // The SQLite store: statements prepared once, plain SQL, writes through group commit, reads through a per-request handle.
-import type { PlantPage } from '../../pagination/page.js';
-import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
+import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo } from '../plant-store.js';
 import { CachedReads } from './cached-reads.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { GroupCommit, type WriteQueue } from './group-commit.js';
@@ -44,14 +43,7 @@ export class SqliteStore implements Store {
     return new SqliteRequestStore(this.reads, this);
   }
 
-  findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
-    return this.forRequest().findToken(hash);
-  }
-
-  listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
-    return this.forRequest().listPlants(owner, after, limit);
-  }
-
+  /** The writes of every handle (SqliteRequestStore forwards them here). */
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
     const tag = plant.tag ?? null;
     return this.writes.run(() => {

@@ -49,7 +49,7 @@ t.test('pages, cached or not, are the plain query serialized: same text, same ne
     for (;;) {
       const plain = plainPage(path, 'alice', after, limit);
       // A first page twice: read from the database, then from the cache.
-      for (const page of after === undefined ? [await store.listPlants('alice', after, limit), await store.listPlants('alice', after, limit)] : [await store.listPlants('alice', after, limit)]) {
+      for (const page of after === undefined ? [await store.forRequest().listPlants('alice', after, limit), await store.forRequest().listPlants('alice', after, limit)] : [await store.forRequest().listPlants('alice', after, limit)]) {
         t.same(JSON.parse(page.json), plain.plants, `limit ${limit} after ${after}`);
         t.equal(page.json, plain.json, `limit ${limit} after ${after}: byte for byte`);
         t.equal(page.lastId, plain.lastId, `limit ${limit} after ${after}: next cursor`);
@@ -59,8 +59,8 @@ t.test('pages, cached or not, are the plain query serialized: same text, same ne
       after = plain.lastId;
     }
   }
-  t.equal((await store.listPlants('nobody', undefined, 10)).json, '[]');
-  t.same(await store.listPlants('alice', 9223372036854775807n, 10), { json: '[]' });
+  t.equal((await store.forRequest().listPlants('nobody', undefined, 10)).json, '[]');
+  t.same(await store.forRequest().listPlants('alice', 9223372036854775807n, 10), { json: '[]' });
 });
 
 t.test('printable text comes out byte for byte as JSON.stringify writes it', async (t) => {
@@ -68,44 +68,44 @@ t.test('printable text comes out byte for byte as JSON.stringify writes it', asy
   await store.addPlant('alice', { id: 1n, name: 'quote " back\\slash émoji 🌵 \u2028 </script>', tag: '' });
   await store.addPlant('alice', { id: 2n, name: 'no tag' });
   const { plants } = plainPage(path, 'alice', undefined, 10);
-  t.equal((await store.listPlants('alice', undefined, 10)).json, JSON.stringify(plants));
+  t.equal((await store.forRequest().listPlants('alice', undefined, 10)).json, JSON.stringify(plants));
 });
 
 t.test("a cached first page follows this store's own writes", async (t) => {
   const { store } = openStore(t);
   await store.addPlant('alice', { id: 2n, name: 'b' });
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['b']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['b']);
   t.ok(store.reads.pages.get('alice', 10), 'cached');
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['a', 'b'], 'after a create');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a', 'b'], 'after a create');
   await store.deletePlant('alice', 2n);
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['a'], 'after a delete');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a'], 'after a delete');
   await store.addPlant('bob', { id: 1n, name: 'bob' });
   t.ok(store.reads.pages.get('alice', 10), "another owner's write leaves alice's pages alone");
   t.equal(await store.addPlant('alice', { id: 1n, name: 'other' }), 'conflict');
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['a'], 'a conflict changes nothing');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a'], 'a conflict changes nothing');
 });
 
 t.test("another connection's commit drops the cached pages", async (t) => {
   const { store, path } = openStore(t);
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['a']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a']);
   const other = new Database(path);
   other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 2, 'from elsewhere')").run();
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['a', 'from elsewhere'], 'after an insert');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a', 'from elsewhere'], 'after an insert');
   other.prepare("DELETE FROM plants WHERE owner = 'alice' AND id = 1").run();
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['from elsewhere'], 'after a delete');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['from elsewhere'], 'after a delete');
   other.close();
 });
 
 t.test("another process's commit drops the cached pages", async (t) => {
   const { store, path } = openStore(t);
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['a']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a']);
   const write = `const D = require('better-sqlite3'); const db = new D(process.argv[1]); db.pragma('busy_timeout = 5000');
     db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 0, 'from another process')").run(); db.close();`;
   execFileSync(process.execPath, ['-e', write, path], { cwd: projectRoot });
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['from another process', 'a']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['from another process', 'a']);
 });
 
 t.test('the cache keeps within its budget, dropping the oldest owners first', async (t) => {
@@ -128,7 +128,7 @@ t.test("a request's handle looks for other writers at its first read, and each n
   const { store, path } = openStore(t);
   const { token } = await createToken(store, 'alice');
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  await store.listPlants('alice', undefined, 10); // cached
+  await store.forRequest().listPlants('alice', undefined, 10); // cached
   const other = new Database(path);
   t.teardown(() => other.close());
   const insert = other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'elsewhere')");
@@ -149,8 +149,8 @@ t.test("a request's handle looks for other writers at its first read, and each n
 t.test('creating a plant after a full first page keeps that page; anything that can change it drops it', async (t) => {
   const { store } = openStore(t);
   for (let id = 1n; id <= 5n; id++) await store.addPlant('alice', { id: id * 10n, name: `p${id}` });
-  await store.listPlants('alice', undefined, 2); // [10, 20], more follow
-  await store.listPlants('alice', undefined, 10); // all five, nothing follows
+  await store.forRequest().listPlants('alice', undefined, 2); // [10, 20], more follow
+  await store.forRequest().listPlants('alice', undefined, 10); // all five, nothing follows
   await store.addPlant('alice', { id: 1000n, name: 'late' });
   t.ok(store.reads.pages.get('alice', 2), 'a page the new id sorts after is kept');
   t.notOk(store.reads.pages.get('alice', 10), 'a last page is dropped: the plant lands on it');

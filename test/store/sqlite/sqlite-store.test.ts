@@ -34,7 +34,7 @@ t.test('a file from an older version is upgraded in place, keeping its plants', 
 
   const { store } = openStore(t, path);
   t.equal(store.db.pragma('user_version', { simple: true }), migrations.length);
-  t.same(await store.listPlants('alice', undefined, 10), { json: '[{"name":"Old plant"}]' });
+  t.same(await store.forRequest().listPlants('alice', undefined, 10), { json: '[{"name":"Old plant"}]' });
   t.equal(await store.countTokens(), 0, 'the tokens table was added');
 });
 
@@ -107,7 +107,7 @@ t.test('pages continue after the last id of the previous page', async (t) => {
   const { store } = openStore(t);
   await store.addPlant('alice', { id: 1n, name: 'a' });
   t.equal(await store.addPlant('alice', { id: 2n, name: 'b' }), 'created');
-  t.same(JSON.parse((await store.listPlants('alice', undefined, 10)).json), [{ name: 'a' }, { name: 'b' }]);
-  t.same(JSON.parse((await store.listPlants('alice', 1n, 10)).json), [{ name: 'b' }]);
-  t.same(await store.listPlants('alice', undefined, 1), { json: '[{"name":"a"}]', lastId: 1n, cursor: encodeCursor(1n) });
+  t.same(JSON.parse((await store.forRequest().listPlants('alice', undefined, 10)).json), [{ name: 'a' }, { name: 'b' }]);
+  t.same(JSON.parse((await store.forRequest().listPlants('alice', 1n, 10)).json), [{ name: 'b' }]);
+  t.same(await store.forRequest().listPlants('alice', undefined, 1), { json: '[{"name":"a"}]', lastId: 1n, cursor: encodeCursor(1n) });
 });
