@@ -1,7 +1,7 @@
-// The app's logger: pino through Fastify (JSON lines, a child per request carrying its reqId),
-// and tokens never written, not even from a query string.
+// The app's logger: pino's own through Fastify (JSON lines, a child logger per request with its reqId); tokens never written.
 import type { FastifyServerOptions } from 'fastify';
 
+/** Tokens must never reach the logs, not even from a query string, where the service ignores them. */
 const redactTokens = (url: string) => url.replace(/pst_[A-Za-z0-9_-]*/g, 'pst_[redacted]');
 
 /** Fastify's `logger` option for a level (`silent`: no logger at all) and, by default, stdout. */

@@ -1,5 +1,4 @@
-// A page of plants, cut the same way for every store: read one row more than the page holds to learn whether
-// another page follows; the next page starts after this page's last id, which its cursor names.
+// A page of plants, cut one way for every store: limit + 1 rows read, the page's last id, the next page's cursor.
 import type { components } from '../../generated/types.js';
 import { encodeCursor } from './cursor.js';
 
@@ -20,10 +19,10 @@ export interface PlantPage {
   cursor?: string;
 }
 
-/** The rows to read for a page of `limit` plants. */
+/** The rows to read for a page of `limit` plants: one more than the page holds says whether another page follows. */
 export const rowsToRead = (limit: number): number => limit + 1;
 
-/** The page of (at most) `limit` plants from the rows read with rowsToRead(limit). */
+/** The page of (at most) `limit` plants from the rows read with rowsToRead(limit); the next page starts after its last id. */
 export function toPage(rows: readonly PlantRow[], limit: number): PlantPage {
   const plants: Plant[] = [];
   for (let i = 0; i < rows.length && i < limit; i++) {

@@ -1,5 +1,4 @@
-// The contract, served: /openapi.json and /openapi.yaml (answers to programs), and Swagger UI at
-// /docs (pages for people, in a scope of its own with the document security headers; all assets local).
+// The contract, served: /openapi.json, /openapi.yaml, and Swagger UI at /docs (all assets local) in a scope of its own.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +10,7 @@ export default async function docs(app: FastifyInstance) {
   const documentJson = JSON.stringify(openApiDocument);
 
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument as never } });
+  // Pages for people, unlike every other answer: the scope gets the document set of security headers.
   await app.register(async function swaggerUiScope(ui) {
     await ui.register(documentSecurityHeaders);
     await ui.register(swaggerUi, {

@@ -1,16 +1,17 @@
-// Security headers by scope. Every response of the app gets the API set: OWASP's REST Security
-// Cheat Sheet set for APIs (from helmet) plus helmet's Cross-Origin-Resource-Policy, since the
-// headers that only steer how a browser runs a page (referrer, DNS prefetch, opener, XSS
-// filter...) protect nothing on an answer to a program, and each header costs about 0.5 us per
-// response. The docs scope (plugins/docs.ts) replaces it with the document set: helmet's full set,
-// with a content security policy that allows only this origin's scripts and styles.
+// Security headers by scope: the API set on every response, the document set in the docs scope (plugins/docs.ts).
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
+// Both sets are helmet's, written out rather than computed: @fastify/helmet builds helmet's
+// middleware (parsing the policy) on every request, a tenth of the cost of a small GET, for headers
+// that depend on nothing in the request. test/plugins/security-headers.test.ts checks each set
+// against what helmet sets.
+
 /**
- * Written out, not computed: @fastify/helmet builds helmet's middleware (parsing the policy) on
- * every request, a tenth of the cost of a small GET, for headers that depend on nothing in the
- * request. test/plugins/security-headers.test.ts checks each set against what helmet sets.
+ * For answers to programs: OWASP's REST Security Cheat Sheet set for APIs plus helmet's
+ * Cross-Origin-Resource-Policy. Helmet's headers that only steer how a browser runs a page
+ * (referrer, DNS prefetch, opener, XSS filter...) protect nothing there, and each header costs
+ * about 0.5 us per response.
  */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",
@@ -22,6 +23,7 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
+/** For Swagger UI's pages: helmet's full set, with a content security policy that allows only this origin's scripts and styles. */
 export const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
     "default-src 'self';base-uri 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data:;font-src 'self' data:;connect-src 'self';object-src 'none';frame-ancestors 'none';form-action 'self'",

@@ -1,5 +1,4 @@
-// Decorates the app with its store, and each request with its own handle on it (`request.store`);
-// closes the store when the app closes.
+// Decorates the app with its store and each request with its own handle on it (`request.store`); closes the store with the app.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { PlantStore, Store } from '../store/plant-store.js';

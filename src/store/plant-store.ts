@@ -1,9 +1,7 @@
-// The storage interfaces: what one request asks of the store (PlantStore, `request.store`), and the
-// store the app holds (Store). SQLite and PostgreSQL implement both.
+// The storage interfaces, which SQLite and PostgreSQL each implement: a request's handle (PlantStore) and the app's store (Store).
 import type { components } from '../../generated/types.js';
 import type { PlantPage } from '../pagination/page.js';
 
-export type { PlantPage };
 /** A NewPlant once validated: its id is exact. */
 export type StoredPlant = Omit<components['schemas']['NewPlant'], 'id'> & { id: bigint };
 

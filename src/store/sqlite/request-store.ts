@@ -1,7 +1,4 @@
-// One request's handle on the SQLite store: its first cached read looks for commits by other
-// connections (PRAGMA data_version), its later reads trust that look. The answers stay
-// linearizable (the look happens after the request arrived, before it is answered) for one
-// statement per request instead of one per read. Writes go to the store as they are.
+// One request's handle on the SQLite store: one look for commits by other connections, at its first cached read.
 import type { PlantPage } from '../../pagination/page.js';
 import type { AddResult, PlantStore, StoredPlant, TokenHash, TokenOwner } from '../plant-store.js';
 import type { CachedReads } from './cached-reads.js';
@@ -9,6 +6,12 @@ import type { CachedReads } from './cached-reads.js';
 /** The store's writes, which need no look: they run on the store's own connection. */
 type Writes = Pick<PlantStore, 'addPlant' | 'deletePlant'>;
 
+/**
+ * The handle's first cached read looks for commits by other connections (PRAGMA data_version);
+ * its later reads trust that look. The answers stay linearizable (the look happens after the
+ * request arrived, before it is answered) for one statement per request instead of one per read.
+ * Writes go to the store as they are.
+ */
 export class SqliteRequestStore implements PlantStore {
   #looked = false;
   readonly #reads: CachedReads;
