@@ -1,6 +1,6 @@
 // Cursors for the GET scenarios, made the way Plant Store makes them (its own codec, imported in
 // this one place), at random positions across a user's plants.
-import { decodeCursor, encodeCursor } from '../src/routes/cursor.js';
+import { decodeCursor, encodeCursor } from '../src/pagination/cursor.js';
 import { PLANTS_PER_USER } from './plant-content.js';
 import { seededRandom } from './random.js';
 

@@ -1,10 +1,10 @@
-// Benchmark data on PostgreSQL: a throwaway server (scripts/postgres-cluster.ts), one database
+// Benchmark data on PostgreSQL: a throwaway server (test/helpers/postgres-cluster.ts), one database
 // filled like the SQLite data set, and a copy of it per server under test, each with its own token.
 import pg from 'pg';
 import { createToken } from '../src/auth/tokens.js';
 import { migrate } from '../src/store/postgres/database.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import { postgresBinDir, startCluster, type PostgresCluster } from '../scripts/postgres-cluster.js';
+import { postgresBinDir, startCluster, type PostgresCluster } from '../test/helpers/postgres-cluster.js';
 import { BENCH_USER } from './bench-user.js';
 import { withChildren } from './proc-stats.js';
 import { PLANTS_PER_USER } from './plant-content.js';

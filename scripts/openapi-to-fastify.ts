@@ -1,5 +1,6 @@
 // Turns the OpenAPI document into the JSON Schemas Fastify validates and serializes with.
 // OpenAPI-only keywords are stripped here so Ajv can keep its strict mode on.
+import { resolveRef } from './openapi-ref.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -24,11 +25,7 @@ function object(value: Json | undefined, where: string): JsonObject {
 /** Follows a local `$ref` to the object it names. */
 function deref(document: JsonObject, value: Json | undefined, where: string): JsonObject {
   const node = object(value, where);
-  const ref = node.$ref;
-  if (typeof ref !== 'string') return node;
-  let target: Json | undefined = document;
-  for (const segment of ref.replace(/^#\//, '').split('/')) target = isObject(target) ? target[segment] : undefined;
-  return deref(document, target, ref);
+  return typeof node.$ref === 'string' ? object(resolveRef(document, node) as Json, node.$ref) : node;
 }
 
 /**

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { storeSpecificTests } from '../test/helpers/store-specific.js';
-import { postgresBinDir, startCluster, type PostgresCluster } from './postgres-cluster.js';
+import { postgresBinDir, startCluster, type PostgresCluster } from '../test/helpers/postgres-cluster.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 

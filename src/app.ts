@@ -5,7 +5,7 @@ import auth from './plugins/auth.js';
 import corsPolicy from './plugins/cors.js';
 import docs from './plugins/docs.js';
 import gracefulClose from './plugins/graceful-close.js';
-import errors, { clientErrorHandler, sendError } from './plugins/errors.js';
+import errorHandler, { clientErrorHandler, sendError } from './plugins/error-handler.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
@@ -17,11 +17,7 @@ import { componentSchemas } from '../generated/schemas.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/plant-store.js';
 import { ajvOptions } from './validation/ajv-options.js';
-import { lazyChildLogger } from './logging/lazy-child-logger.js';
-import { RequestLogController } from './logging/request-log-controller.js';
-
-/** Tokens must never reach the logs, not even from a query string. */
-const redactTokens = (url: string) => url.replace(/pst_[A-Za-z0-9_-]*/g, 'pst_[redacted]');
+import { loggerOptions } from './logging/logger.js';
 
 export interface BuildOptions {
   /** A store opened elsewhere; by default the one the configuration names. */
@@ -32,16 +28,7 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      config.logLevel === 'silent'
-        ? false
-        : {
-            level: config.logLevel,
-            ...(options.logStream && { stream: options.logStream }),
-            serializers: { req: (request) => ({ method: request.method, url: redactTokens(request.url), remoteAddress: request.ip }) },
-          },
-    childLoggerFactory: lazyChildLogger,
-    logController: new RequestLogController(config.logLevel),
+    logger: loggerOptions(config.logLevel, options.logStream),
     bodyLimit: BODY_LIMIT,
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
@@ -58,7 +45,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   for (const schema of componentSchemas) app.addSchema(schema);
   await app.register(routeTable);
-  await app.register(errors);
+  await app.register(errorHandler);
   await app.register(securityHeaders);
   await app.register(gracefulClose);
   await app.register(corsPolicy, { origins: config.corsOrigins });

@@ -6,6 +6,7 @@ import { loadConfig } from './config.js';
 import { serve } from './server.js';
 import { describeDatabase } from './store/describe-database.js';
 import { openStore } from './store/open-store.js';
+import { parseDecimalInteger } from './validation/integers.js';
 
 const USAGE = `Usage:
   plant-store serve                  start the service (same as npm start)
@@ -45,8 +46,10 @@ async function tokenCommand(args: string[]): Promise<void> {
       const lines = tokens.map((token) => [String(token.id), token.user, token.createdAt, token.revokedAt ? `revoked ${token.revokedAt}` : 'active'].join('\t'));
       process.stdout.write(['ID\tUSER\tCREATED\tSTATE', ...lines].join('\n') + '\n');
     } else if (action === 'revoke' && argument !== undefined) {
-      if (!/^[1-9]\d{0,15}$/.test(argument)) throw new UsageError(`"${argument}" is not a token id; see "plant-store token list"`);
-      if (!(await store.revokeToken(Number(argument)))) throw new Error(`no active token has id ${argument}; see "plant-store token list"`);
+      // Ids the store hands out: positive, and exact as a JavaScript number.
+      const id = parseDecimalInteger(argument, 1n, BigInt(Number.MAX_SAFE_INTEGER));
+      if (id === undefined) throw new UsageError(`"${argument}" is not a token id; see "plant-store token list"`);
+      if (!(await store.revokeToken(Number(id)))) throw new Error(`no active token has id ${argument}; see "plant-store token list"`);
       process.stderr.write(`revoked token ${argument}\n`);
     } else {
       throw new UsageError(`unknown token command: ${args.join(' ')}`);

@@ -1,4 +1,5 @@
 // Environment -> typed Config; a bad value stops start-up with a message naming the variable.
+import { parseDecimalInteger } from './validation/integers.js';
 
 export interface Config {
   port: number;
@@ -37,10 +38,9 @@ type Env = Record<string, string | undefined>;
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not "${text}"`);
-  }
-  return Number(text);
+  const value = parseDecimalInteger(text, BigInt(min), BigInt(max));
+  if (value === undefined) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not "${text}"`);
+  return Number(value);
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {

@@ -2,7 +2,7 @@
 import './platform/refuse-unsupported-node.js'; // first: before any module an old Node could crash on
 import { pathToFileURL } from 'node:url';
 import { buildApp } from './app.js';
-import { printBootstrapToken } from './bootstrap-token.js';
+import { printBootstrapToken } from './auth/bootstrap-token.js';
 import { ConfigError, loadConfig } from './config.js';
 import { describeDatabase } from './store/describe-database.js';
 

@@ -1,22 +1,17 @@
 // Token format and hashing: opaque random tokens, kept only as SHA-256 hashes.
 import { hash, randomBytes } from 'node:crypto';
-import type { TokenStore } from '../store/plant-store.js';
+import type { TokenHash, TokenStore } from '../store/plant-store.js';
 
 const PREFIX = 'pst_';
 /** 32 random bytes in base64url are 43 characters. */
 const TOKEN = /^pst_[A-Za-z0-9_-]{43}$/;
 export const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-export function hashToken(token: string): Buffer {
-  // The one-shot hash: no Hash object per call, which made this a tenth of a small GET.
-  return hash('sha256', token, 'buffer');
-}
-
 /**
- * The same SHA-256 hash as base64 text, for lookups in memory: on every request, and without
- * the Buffer that 'buffer' output allocates (which costs more than the hash itself).
+ * The token's SHA-256 hash as base64 text: the one-shot hash, straight to text, makes no Hash
+ * object and no Buffer on a request (each cost more than the hash itself), and text is a Map key.
  */
-export function hashTokenText(token: string): string {
+export function hashToken(token: string): TokenHash {
   return hash('sha256', token, 'base64');
 }
 

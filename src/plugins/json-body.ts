@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { parse } from 'lossless-json';
 import { InvalidJson } from '../errors.js';
+import { isDecimalInteger } from '../validation/integers.js';
 
 export const BODY_LIMIT = 16 * 1024;
-const INTEGER = /^-?(?:0|[1-9]\d*)$/;
 
 /** A JSON number that is not written as an integer; no schema accepts it as one. */
 export class JsonDecimal {
@@ -17,7 +17,7 @@ export class JsonDecimal {
 }
 
 function parseNumber(text: string): number | bigint | JsonDecimal {
-  if (!INTEGER.test(text) || text === '-0') return new JsonDecimal(text);
+  if (!isDecimalInteger(text)) return new JsonDecimal(text);
   const value = Number(text);
   return Number.isSafeInteger(value) ? value : BigInt(text);
 }

@@ -15,7 +15,8 @@ declare module 'fastify' {
   }
 }
 
-function routePattern(url: string): RegExp {
+/** A Fastify route URL (`/plants/:id`, `*`) as a pattern for concrete paths; the contract tests match with it too. */
+export function routePattern(url: string): RegExp {
   const source = url
     .split('/')
     .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))

@@ -1,81 +1,74 @@
-// Security headers on every routed response (helmet), in two sets. The docs (Swagger UI under
-// /docs) get helmet's full set, with a content security policy that allows only this origin's
-// scripts and styles. Everything else is an answer to a program, and gets OWASP's REST Security
-// Cheat Sheet set for APIs plus helmet's Cross-Origin-Resource-Policy: the headers that only
-// steer how a browser runs a page (referrer, DNS prefetch, opener, XSS filter...) protect
-// nothing there, and each header costs about 0.5 us per response.
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+// Security headers by scope: the API set on every response, the document set in the docs scope (plugins/docs.ts).
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-/** Where Swagger UI is served (plugins/docs.ts). */
-export const DOCS_PREFIX = '/docs';
-
-const DOCUMENT_POLICY: FastifyHelmetOptions = {
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'self'"],
-      baseUri: ["'self'"],
-      scriptSrc: ["'self'"],
-      // Swagger UI sets inline styles on its elements.
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:'],
-      fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      objectSrc: ["'none'"],
-      frameAncestors: ["'none'"],
-      formAction: ["'self'"],
-    },
-  },
-};
-
-/** Helmet kept to OWASP's API headers (strict policy, no framing, no sniffing, HSTS) and its same-origin resource policy. */
-const API_POLICY: FastifyHelmetOptions = {
-  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-  frameguard: { action: 'deny' },
-  crossOriginOpenerPolicy: false,
-  originAgentCluster: false,
-  referrerPolicy: false,
-  xDnsPrefetchControl: false,
-  xDownloadOptions: false,
-  xPermittedCrossDomainPolicies: false,
-  xXssProtection: false,
-};
-
-/** Answers are per user and change with every write: no cache, private or shared, keeps them. */
-const API_EXTRA = { 'cache-control': 'no-store' };
-
-/** Headers of any response, not set by helmet. */
-const NOT_HELMET = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
+// Both sets are helmet's, written out rather than computed: @fastify/helmet builds helmet's
+// middleware (parsing the policy) on every request, a tenth of the cost of a small GET, for headers
+// that depend on nothing in the request. test/plugins/security-headers.test.ts checks each set
+// against what helmet sets.
 
 /**
- * The headers helmet sets for a policy. They depend on nothing in the request, yet
- * @fastify/helmet rebuilds helmet's middleware (parsing the policy) on every request: a tenth
- * of the cost of a small GET. So helmet answers once, at start-up, and the result is reused.
+ * For answers to programs: OWASP's REST Security Cheat Sheet set for APIs plus helmet's
+ * Cross-Origin-Resource-Policy. Helmet's headers that only steer how a browser runs a page
+ * (referrer, DNS prefetch, opener, XSS filter...) protect nothing there, and each header costs
+ * about 0.5 us per response.
  */
-export async function helmetHeaders(policy: FastifyHelmetOptions): Promise<Record<string, string>> {
-  const scratch = Fastify();
-  await scratch.register(helmet, policy);
-  scratch.get('/', async () => 'ok');
-  const response = await scratch.inject('/');
-  await scratch.close();
-  return Object.fromEntries(Object.entries(response.headers).filter(([name]) => !NOT_HELMET.has(name)).map(([name, value]) => [name, String(value)]));
-}
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  // Not helmet's: answers are per user and change with every write, so no cache, private or shared, keeps them.
+  'cache-control': 'no-store',
+};
 
-export const documentHeaders = () => helmetHeaders(DOCUMENT_POLICY);
-export const apiHeaders = async () => ({ ...(await helmetHeaders(API_POLICY)), ...API_EXTRA });
+/** For Swagger UI's pages: helmet's full set, with a content security policy that allows only this origin's scripts and styles. */
+export const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'self';base-uri 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data:;font-src 'self' data:;connect-src 'self';object-src 'none';frame-ancestors 'none';form-action 'self'",
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'SAMEORIGIN',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
 
-/** Swagger UI's URLs: `/docs` itself and everything below it, not `/docsx`. */
-const isDocs = (url: string) => url.startsWith(DOCS_PREFIX) && (url.length === DOCS_PREFIX.length || url[DOCS_PREFIX.length] === '/' || url[DOCS_PREFIX.length] === '?');
+/** API headers the document set has no value for: the docs scope removes them. */
+const API_ONLY = Object.keys(API_SECURITY_HEADERS).filter((name) => !(name in DOCUMENT_SECURITY_HEADERS));
 
+/**
+ * The API set on every response. Registered at the root, so that the answers no route of ours
+ * makes carry it too: framework 404s and 405s, errors, CORS preflights.
+ */
 export default fp(
   async function securityHeaders(app: FastifyInstance) {
-    const [forDocuments, forApi] = await Promise.all([documentHeaders(), apiHeaders()]);
-    app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(isDocs(request.url) ? forDocuments : forApi);
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(API_SECURITY_HEADERS);
       done();
     });
   },
   { name: 'security-headers' },
+);
+
+/**
+ * Registered inside a scope that serves pages to people: that scope's responses get the document
+ * set in place of the API set it inherits. (fastify-plugin puts the hook in the scope that
+ * registers this plugin, which encapsulates it from the rest of the app.)
+ */
+export const documentSecurityHeaders = fp(
+  async function documentSecurityHeaders(scope: FastifyInstance) {
+    scope.addHook('onRequest', (_request, reply, done) => {
+      for (const name of API_ONLY) reply.removeHeader(name);
+      reply.headers(DOCUMENT_SECURITY_HEADERS);
+      done();
+    });
+  },
+  { name: 'document-security-headers', dependencies: ['security-headers'] },
 );

@@ -1,18 +1,34 @@
-// Decorates the app with its store and closes the store when the app closes.
-import type { FastifyInstance } from 'fastify';
+// Decorates the app with its store and each request with its own handle on it (`request.store`); closes the store with the app.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Store } from '../store/plant-store.js';
+import type { PlantStore, Store } from '../store/plant-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     store: Store;
   }
+  interface FastifyRequest {
+    /** This request's handle on the store: every read and write of a request goes through it. */
+    readonly store: PlantStore;
+  }
 }
+
+/** Where a request keeps its handle once made. */
+const HANDLE = Symbol('store handle');
 
 export default fp(
   async function storePlugin(app: FastifyInstance, options: { store: Store }) {
-    app.decorate('store', options.store);
-    app.addHook('onClose', async () => options.store.close());
+    const store = options.store;
+    app.decorate('store', store);
+    // Made on first use, not in a hook: requests that never touch the store (health, docs) pay nothing.
+    app.decorateRequest(HANDLE, null);
+    app.decorateRequest('store', {
+      getter(this: FastifyRequest) {
+        const request = this as FastifyRequest & { [HANDLE]: PlantStore | null };
+        return (request[HANDLE] ??= store.forRequest());
+      },
+    });
+    app.addHook('onClose', async () => store.close());
   },
   { name: 'store' },
 );

@@ -1,7 +1,7 @@
 // Liveness and readiness, open to everyone.
 import type { FastifyInstance } from 'fastify';
 import { DatabaseUnavailable } from '../errors.js';
-import { operation } from './operation.js';
+import { operation } from '../contract/operation.js';
 
 export default async function healthRoutes(app: FastifyInstance) {
   app.route({ ...operation('getHealth'), handler: async () => ({ status: 'ok' }) });

@@ -2,6 +2,7 @@
 // in a request, so int64 values are checked (and handed on) exactly, as bigint.
 import type { Ajv } from 'ajv';
 import type { DataValidateFunction, DataValidationCxt } from 'ajv/dist/types/index.js';
+import { INTEGER_RANGES, parseDecimalInteger } from './integers.js';
 
 interface Rule {
   format: 'int32' | 'int64';
@@ -11,16 +12,11 @@ interface Rule {
   maximum?: number;
 }
 
-const DECIMAL = /^-?(?:0|[1-9]\d*)$/;
-const RANGES = {
-  int32: [-(2n ** 31n), 2n ** 31n - 1n],
-  int64: [-(2n ** 63n), 2n ** 63n - 1n],
-} as const;
-
 function toBigint(data: unknown, text: boolean): bigint | undefined {
   if (typeof data === 'bigint') return data;
   if (typeof data === 'number') return Number.isSafeInteger(data) ? BigInt(data) : undefined;
-  if (text && typeof data === 'string' && DECIMAL.test(data) && data !== '-0') return BigInt(data);
+  // Text beyond int64 is refused here; the rule's own bounds are checked by the caller.
+  if (text && typeof data === 'string') return parseDecimalInteger(data);
   return undefined;
 }
 
@@ -32,9 +28,9 @@ export function exactIntegerKeyword(ajv: Ajv): Ajv {
     schemaType: 'object',
     // Bounds are worked out once per schema, not on every request.
     compile(rule: Rule) {
-      const [low, high] = RANGES[rule.format];
-      const min = rule.minimum === undefined ? low : BigInt(rule.minimum);
-      const max = rule.maximum === undefined ? high : BigInt(rule.maximum);
+      const range = INTEGER_RANGES[rule.format];
+      const min = rule.minimum === undefined ? range.min : BigInt(rule.minimum);
+      const max = rule.maximum === undefined ? range.max : BigInt(rule.maximum);
       const written = rule.text ? 'a decimal integer' : 'a JSON integer (no fraction, exponent or quotes)';
       const validate: DataValidateFunction = (data: unknown, context?: DataValidationCxt) => {
         const value = toBigint(data, rule.text);

@@ -111,7 +111,7 @@ if (skip !== undefined) {
     const failure = await runConsumer(page, api, token).then(() => 'no error', (error: Error) => error.message);
     t.match(failure, /Failed to fetch/);
     t.match(seen.problems.join('\n'), /blocked by CORS policy/);
-    const stored = await app.store.listPlants('alice', undefined, 10);
-    t.same(stored.plants, [], 'the preflight failed, so the create never reached the service');
+    const stored = await app.store.forRequest().listPlants('alice', undefined, 10);
+    t.same(JSON.parse(stored.json), [], 'the preflight failed, so the create never reached the service');
   });
 }

@@ -5,6 +5,8 @@ import { join, relative } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { openApiDocument } from '../../generated/openapi.js';
 import { componentSchemas, operations, type OperationId } from '../../generated/schemas.js';
+import { resolveRef } from '../../scripts/openapi-ref.js';
+import { routePattern } from '../../src/plugins/route-table.js';
 import { projectRoot } from './paths.js';
 
 export const coverageDir = join(projectRoot, '.tap', 'contract');
@@ -27,18 +29,12 @@ function validatorFor(id: OperationId, status: string): ValidateFunction | undef
   return validators.get(key);
 }
 
-function resolve(node: unknown): Json {
-  let value = node as Json;
-  while (typeof value?.$ref === 'string') {
-    value = (value.$ref as string).replace(/^#\//, '').split('/').reduce<unknown>((at, key) => (at as Json)[key.replace(/~1/g, '/')], openApiDocument) as Json;
-  }
-  return value;
-}
+const resolve = (node: unknown) => resolveRef(openApiDocument, node) as Json;
 
 const patterns = Object.entries(operations).map(([id, operation]) => ({
   id: id as OperationId,
   method: operation.method,
-  pattern: new RegExp(`^${operation.url.replace(/:[^/]+/g, '[^/]+').replace(/\./g, '\\.')}$`),
+  pattern: routePattern(operation.url),
 }));
 
 export function findOperation(method: string, url: string): OperationId | undefined {

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Test } from 'tap';
-import { startCluster } from '../../scripts/postgres-cluster.js';
+import { startCluster } from './postgres-cluster.js';
 
 let server: Promise<string> | undefined;
 

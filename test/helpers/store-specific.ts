@@ -8,7 +8,7 @@ export const storeSpecificTests = [
   'test/model/plant-store-model.test.ts',
   'test/model/two-instances.test.ts',
   'test/plugins/auth.test.ts',
-  'test/plugins/errors.test.ts',
+  'test/plugins/error-handler.test.ts',
   'test/reliability/crash.test.ts',
   'test/reliability/database-outage.test.ts',
   'test/reliability/races.test.ts',

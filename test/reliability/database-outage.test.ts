@@ -3,7 +3,7 @@
 // configured timeout, /readyz says 503, and both recover by themselves when the database returns.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import t from 'tap';
-import { postgresBinDir, startCluster, type PostgresCluster } from '../../scripts/postgres-cluster.js';
+import { postgresBinDir, startCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { fetchChecked } from '../helpers/app.js';
 import { listAll, load } from '../helpers/load.js';
 import { adminQuery } from '../helpers/postgres-database.js';

@@ -1,9 +1,8 @@
 // The PostgreSQL store: plain SQL through a pool, named statements (prepared once per connection), every write its own committed statement.
 import type pg from 'pg';
-import type { AddResult, PlantPage, Store, StoredPlant, TokenInfo, TokenOwner } from '../plant-store.js';
+import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
+import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { migrate, openPool, type PoolSettings } from './database.js';
-
-type PlantRow = { id: bigint; name: string; tag: string | null };
 
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -43,7 +42,7 @@ type StatementName = keyof typeof statements;
 /** Ids go to PostgreSQL as decimal text: exact, whatever the client library does with a bigint. */
 const int8 = (value: bigint | number) => String(value);
 
-export class PostgresStore implements Store {
+export class PostgresStore implements Store, PlantStore {
   readonly pool: pg.Pool;
 
   private constructor(pool: pg.Pool) {
@@ -60,6 +59,16 @@ export class PostgresStore implements Store {
     return this.pool.query<Row & pg.QueryResultRow>({ name: `plant-store-${name}`, text: statements[name], values });
   }
 
+  /** Rows as arrays, the shape pagination/page.ts reads, whichever store they come from. */
+  async #rows(name: StatementName, values: unknown[]): Promise<PlantRow[]> {
+    return (await this.pool.query<PlantRow>({ name: `plant-store-${name}`, text: statements[name], values, rowMode: 'array' })).rows;
+  }
+
+  /** Every request shares the pool: nothing is kept between reads, so there is nothing to check once per request. */
+  forRequest(): PlantStore {
+    return this;
+  }
+
   async addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
     const values = [owner, int8(plant.id), plant.name, plant.tag ?? null];
     // Each empty answer means a concurrent create or delete of the same plant raced this one; a few tries settle it.
@@ -71,26 +80,22 @@ export class PostgresStore implements Store {
   }
 
   async listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
-    // One row more than asked tells whether another page follows.
-    const { rows } =
-      after === undefined ? await this.#run<PlantRow>('firstPage', [owner, limit + 1]) : await this.#run<PlantRow>('nextPage', [owner, int8(after), limit + 1]);
-    const more = rows.length > limit;
-    if (more) rows.pop();
-    const plants = rows.map(({ name, tag }) => (tag === null ? { name } : { name, tag }));
-    return more ? { plants, lastId: rows[rows.length - 1]!.id } : { plants };
+    const rows =
+      after === undefined ? await this.#rows('firstPage', [owner, rowsToRead(limit)]) : await this.#rows('nextPage', [owner, int8(after), rowsToRead(limit)]);
+    return toPage(rows, limit);
   }
 
   async deletePlant(owner: string, id: bigint): Promise<boolean> {
     return (await this.#run('deletePlant', [owner, int8(id)])).rowCount === 1;
   }
 
-  async findToken(hash: Buffer): Promise<TokenOwner | undefined> {
-    const row = (await this.#run<{ id: bigint; user_name: string }>('findToken', [hash])).rows[0];
+  async findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
+    const row = (await this.#run<{ id: bigint; user_name: string }>('findToken', [Buffer.from(hash, 'base64')])).rows[0];
     return row && { tokenId: Number(row.id), user: row.user_name };
   }
 
-  async addToken(user: string, hash: Buffer): Promise<number> {
-    return Number((await this.#run<{ id: bigint }>('addToken', [user, hash])).rows[0]!.id);
+  async addToken(user: string, hash: TokenHash): Promise<number> {
+    return Number((await this.#run<{ id: bigint }>('addToken', [user, Buffer.from(hash, 'base64')])).rows[0]!.id);
   }
 
   async listTokens(): Promise<TokenInfo[]> {

@@ -1,17 +1,13 @@
-// First pages of each owner's plants as JSON text, per page size: the page every list starts
-// with, asked for far more often than it changes. The store drops an owner's pages inside each
-// of their writes, and all pages when another connection has committed, so none is stale.
-
-export interface JsonPage {
-  json: string;
-  lastId?: bigint;
-}
+// First pages of each owner's plants, per page size: the page every list starts with, asked for
+// far more often than it changes. The store drops an owner's pages inside each of their writes,
+// and all pages when another connection has committed, so none is stale.
+import type { PlantPage } from '../../pagination/page.js';
 
 /** Roughly what an entry costs beyond its text. */
 const ENTRY_OVERHEAD = 120;
 
 export class PageCache {
-  readonly #owners = new Map<string, Map<number, JsonPage>>();
+  readonly #owners = new Map<string, Map<number, PlantPage>>();
   #bytes = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -20,11 +16,11 @@ export class PageCache {
     return this.#bytes;
   }
 
-  get(owner: string, limit: number): JsonPage | undefined {
+  get(owner: string, limit: number): PlantPage | undefined {
     return this.#owners.get(owner)?.get(limit);
   }
 
-  set(owner: string, limit: number, page: JsonPage): void {
+  set(owner: string, limit: number, page: PlantPage): void {
     const size = page.json.length * 2 + ENTRY_OVERHEAD;
     if (size > this.maxBytes) return;
     let pages = this.#owners.get(owner);
@@ -41,7 +37,7 @@ export class PageCache {
   }
 
   /** Forgets the owner's pages for which `changed` says yes. */
-  forgetWhere(owner: string, changed: (page: JsonPage) => boolean): void {
+  forgetWhere(owner: string, changed: (page: PlantPage) => boolean): void {
     const pages = this.#owners.get(owner);
     if (pages === undefined) return;
     for (const [limit, page] of pages) {

@@ -1,17 +1,14 @@
-// The SQLite store: statements prepared once, plain SQL, writes through group commit.
-import type { AddResult, PlantPage, ReadView, Store, StoredPlant, TokenInfo, TokenOwner } from '../plant-store.js';
-import { CachedReads, PAGE, PAGE_AFTER, SqliteReadView } from './cached-reads.js';
+// The SQLite store: statements prepared once, plain SQL, writes through group commit, reads through a per-request handle.
+import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo } from '../plant-store.js';
+import { CachedReads } from './cached-reads.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { GroupCommit, type WriteQueue } from './group-commit.js';
-
-type PlantRow = [id: bigint, name: string, tag: string | null];
+import { SqliteRequestStore } from './request-store.js';
 
 function prepare(db: SqliteDatabase) {
   return {
     insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
     findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?'),
-    firstPage: db.prepare(PAGE).raw().safeIntegers(),
-    nextPage: db.prepare(PAGE_AFTER).raw().safeIntegers(),
     delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
     addToken: db.prepare("INSERT INTO tokens (user, hash, created_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ'))"),
     listTokens: db.prepare('SELECT id, user, created_at AS createdAt, revoked_at AS revokedAt FROM tokens ORDER BY id'),
@@ -42,10 +39,11 @@ export class SqliteStore implements Store {
     this.reads = new CachedReads(this.db);
   }
 
-  readView(): ReadView {
-    return new SqliteReadView(this.reads);
+  forRequest(): PlantStore {
+    return new SqliteRequestStore(this.reads, this);
   }
 
+  /** The writes of every handle (SqliteRequestStore forwards them here). */
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
     const tag = plant.tag ?? null;
     return this.writes.run(() => {
@@ -59,15 +57,6 @@ export class SqliteStore implements Store {
     });
   }
 
-  async listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
-    // One row more than asked tells whether another page follows.
-    const rows = (after === undefined ? this.#sql.firstPage.all(owner, limit + 1) : this.#sql.nextPage.all(owner, after, limit + 1)) as PlantRow[];
-    const more = rows.length > limit;
-    if (more) rows.pop();
-    const plants = rows.map(([, name, tag]) => (tag === null ? { name } : { name, tag }));
-    return more ? { plants, lastId: rows[rows.length - 1]![0] } : { plants };
-  }
-
   deletePlant(owner: string, id: bigint): Promise<boolean> {
     return this.writes.run(() => {
       this.reads.forget(owner);
@@ -75,12 +64,9 @@ export class SqliteStore implements Store {
     });
   }
 
-  async findToken(hash: Buffer): Promise<TokenOwner | undefined> {
-    return this.readView().findTokenByHashText(hash.toString('base64'));
-  }
-
-  addToken(user: string, hash: Buffer): Promise<number> {
-    return this.writes.run(() => Number(this.#sql.addToken.run(user, hash).lastInsertRowid));
+  addToken(user: string, hash: TokenHash): Promise<number> {
+    const bytes = Buffer.from(hash, 'base64');
+    return this.writes.run(() => Number(this.#sql.addToken.run(user, bytes).lastInsertRowid));
   }
 
   async listTokens(): Promise<TokenInfo[]> {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import t from 'tap';
+import { encodeCursor } from '../../../src/pagination/cursor.js';
 import { migrations } from '../../../src/store/sqlite/migrations.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../helpers/app.js';
@@ -34,7 +35,7 @@ t.test('a file from an older version is upgraded in place, keeping its plants', 
 
   const { store } = openStore(t, path);
   t.equal(store.db.pragma('user_version', { simple: true }), migrations.length);
-  t.same(await store.listPlants('alice', undefined, 10), { plants: [{ name: 'Old plant' }] });
+  t.same(await store.forRequest().listPlants('alice', undefined, 10), { json: '[{"name":"Old plant"}]' });
   t.equal(await store.countTokens(), 0, 'the tokens table was added');
 });
 
@@ -107,7 +108,7 @@ t.test('pages continue after the last id of the previous page', async (t) => {
   const { store } = openStore(t);
   await store.addPlant('alice', { id: 1n, name: 'a' });
   t.equal(await store.addPlant('alice', { id: 2n, name: 'b' }), 'created');
-  t.same((await store.listPlants('alice', undefined, 10)).plants, [{ name: 'a' }, { name: 'b' }]);
-  t.same((await store.listPlants('alice', 1n, 10)).plants, [{ name: 'b' }]);
-  t.same(await store.listPlants('alice', undefined, 1), { plants: [{ name: 'a' }], lastId: 1n });
+  t.same(JSON.parse((await store.forRequest().listPlants('alice', undefined, 10)).json), [{ name: 'a' }, { name: 'b' }]);
+  t.same(JSON.parse((await store.forRequest().listPlants('alice', 1n, 10)).json), [{ name: 'b' }]);
+  t.same(await store.forRequest().listPlants('alice', undefined, 1), { json: '[{"name":"a"}]', lastId: 1n, cursor: encodeCursor(1n) });
 });

@@ -1,8 +1,8 @@
 // First start on an empty database: create a token for user `default` and show it once,
 // on the terminal (stderr), never in the JSON log stream.
-import type { Config } from './config.js';
-import { createToken } from './auth/tokens.js';
-import type { TokenStore } from './store/plant-store.js';
+import type { Config } from '../config.js';
+import { createToken } from './tokens.js';
+import type { TokenStore } from '../store/plant-store.js';
 
 export async function printBootstrapToken(config: Config, store: TokenStore, write = (text: string) => process.stderr.write(text)) {
   if (!config.bootstrapToken || (await store.countTokens()) > 0) return;

@@ -62,7 +62,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 }
 
 export default fp(
-  async function errors(app: FastifyInstance) {
+  async function errorHandler(app: FastifyInstance) {
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0]!;
       const allowed = methodsAt(app.routeTable, path);
@@ -85,5 +85,5 @@ export default fp(
       return sendError(reply, status, frameworkMessage(error, request));
     });
   },
-  { name: 'errors', dependencies: ['route-table'] },
+  { name: 'error-handler', dependencies: ['route-table'] },
 );

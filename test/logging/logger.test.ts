@@ -1,11 +1,12 @@
-// Request loggers made on first use write exactly what pino's children write, reqId included.
+// The app's logger is pino's own, through Fastify: request lines carry the reqId, the level holds
+// for every request as it is now (not as it was at start-up), and tokens are never written.
 import Fastify from 'fastify';
 import t from 'tap';
-import { lazyChildLogger } from '../../src/logging/lazy-child-logger.js';
+import { loggerOptions } from '../../src/logging/logger.js';
 
 async function appLogging(level: string) {
   const lines: Array<Record<string, unknown>> = [];
-  const app = Fastify({ logger: { level, stream: { write: (line: string) => lines.push(JSON.parse(line)) } }, childLoggerFactory: lazyChildLogger });
+  const app = Fastify({ logger: loggerOptions(level, { write: (line: string) => lines.push(JSON.parse(line)) }) });
   app.get('/quiet', async () => 'ok');
   app.get('/loud', async (request) => {
     request.log.warn({ detail: 1 }, 'something to see');
@@ -36,7 +37,7 @@ t.test('at info, the request lines of Fastify carry the reqId as before', async 
 });
 
 t.test('the level reads through and can be changed per request', async (t) => {
-  const app = Fastify({ logger: { level: 'warn' }, childLoggerFactory: lazyChildLogger });
+  const app = Fastify({ logger: loggerOptions('warn') });
   let seen = '';
   app.get('/', async (request) => {
     seen = request.log.level;
@@ -45,5 +46,29 @@ t.test('the level reads through and can be changed per request', async (t) => {
   });
   t.equal((await app.inject('/')).body, 'error');
   t.equal(seen, 'warn');
+  t.equal(app.log.level, 'warn', "a request's level is its own");
   await app.close();
+});
+
+t.test("a level changed while running holds from the next request on, Fastify's request lines included", async (t) => {
+  const { app, lines } = await appLogging('warn');
+  await app.inject('/quiet');
+  t.same(lines, []);
+  app.log.level = 'info';
+  await app.inject('/quiet');
+  t.same(lines.map((line) => line.msg), ['incoming request', 'request completed']);
+  await app.close();
+});
+
+t.test('tokens are never written: not from the query string, not from the Authorization header', async (t) => {
+  const { app, lines } = await appLogging('info');
+  const token = `pst_${'A'.repeat(43)}`;
+  await app.inject({ url: `/quiet?access_token=${token}&x=1`, headers: { authorization: `Bearer ${token}` } });
+  t.match(lines[0], { msg: 'incoming request', req: { method: 'GET', url: '/quiet?access_token=pst_[redacted]&x=1' } });
+  t.notMatch(JSON.stringify(lines), /pst_A/);
+  await app.close();
+});
+
+t.test('silent is no logger at all', async (t) => {
+  t.equal(loggerOptions('silent'), false);
 });

@@ -1,9 +1,13 @@
-// Pages as JSON text from SQLite, and the cache of first pages: the same answers as listPlants,
-// and never a stale page, whoever writes (this store, another connection, another process).
+// The SQLite store's caches (first pages, token owners) behind its request handles: the same pages,
+// byte for byte, as a plain query of the database, and never a stale one, whoever writes (this
+// store, another connection, another process).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
+import { createToken, hashToken } from '../../../src/auth/tokens.js';
+import { encodeCursor } from '../../../src/pagination/cursor.js';
+import type { PlantPage } from '../../../src/pagination/page.js';
 import { PageCache } from '../../../src/store/sqlite/page-cache.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../helpers/app.js';
@@ -15,10 +19,25 @@ function openStore(t: Test, path = join(tempDir(t), 'plants.db')) {
   return { store, path };
 }
 
-const names = (json: string) => (JSON.parse(json) as Array<{ name: string }>).map((plant) => plant.name);
+const names = (page: PlantPage) => (JSON.parse(page.json) as Array<{ name: string }>).map((plant) => plant.name);
 
-t.test('JSON pages are the object pages, serialized: same text, same next cursor', async (t) => {
-  const { store } = openStore(t);
+/** The slow path, written out plainly: every plant after `after` from its own connection, cut by hand, serialized by JSON.stringify. */
+function plainPage(path: string, owner: string, after: bigint | undefined, limit: number) {
+  const db = new Database(path, { readonly: true });
+  try {
+    const rows = db
+      .prepare('SELECT id, name, tag FROM plants WHERE owner = ? AND (? IS NULL OR id > ?) ORDER BY id')
+      .safeIntegers()
+      .all(owner, after ?? null, after ?? null) as Array<{ id: bigint; name: string; tag: string | null }>;
+    const plants = rows.slice(0, limit).map(({ name, tag }) => (tag === null ? { name } : { name, tag }));
+    return { plants, json: JSON.stringify(plants), lastId: rows.length > limit ? rows[limit - 1]!.id : undefined };
+  } finally {
+    db.close();
+  }
+}
+
+t.test('pages, cached or not, are the plain query serialized: same text, same next cursor', async (t) => {
+  const { store, path } = openStore(t);
   const awkward = ['plain', 'quote " inside', 'back\\slash', 'émoji 🌵 and 中文', 'line\u2028separator', '</script>', 'tab\there', 'x'.repeat(200)];
   for (const [i, name] of awkward.entries()) {
     await store.addPlant('alice', { id: BigInt(i * 3 - 9), name, ...(i % 3 === 0 ? {} : { tag: i % 3 === 1 ? '' : `tag ${i}` }) });
@@ -28,62 +47,65 @@ t.test('JSON pages are the object pages, serialized: same text, same next cursor
   for (const limit of [1, 2, 3, 8, 9, 10, 1000]) {
     let after: bigint | undefined;
     for (;;) {
-      const objects = await store.listPlants('alice', after, limit);
-      const json = store.readView().listPlantsJson('alice', after, limit);
-      t.same(JSON.parse(json.json), objects.plants, `limit ${limit} after ${after}`);
-      if (!awkward.some((name) => name.includes('\t'))) t.equal(json.json, JSON.stringify(objects.plants));
-      t.equal(json.lastId, objects.lastId, `limit ${limit} after ${after}: next cursor`);
-      if (json.lastId === undefined) break;
-      after = json.lastId;
+      const plain = plainPage(path, 'alice', after, limit);
+      // A first page twice: read from the database, then from the cache.
+      for (const page of after === undefined ? [await store.forRequest().listPlants('alice', after, limit), await store.forRequest().listPlants('alice', after, limit)] : [await store.forRequest().listPlants('alice', after, limit)]) {
+        t.same(JSON.parse(page.json), plain.plants, `limit ${limit} after ${after}`);
+        t.equal(page.json, plain.json, `limit ${limit} after ${after}: byte for byte`);
+        t.equal(page.lastId, plain.lastId, `limit ${limit} after ${after}: next cursor`);
+        t.equal(page.cursor, plain.lastId === undefined ? undefined : encodeCursor(plain.lastId));
+      }
+      if (plain.lastId === undefined) break;
+      after = plain.lastId;
     }
   }
-  t.equal(store.readView().listPlantsJson('nobody', undefined, 10).json, '[]');
-  t.same(store.readView().listPlantsJson('alice', 9223372036854775807n, 10), { json: '[]' });
+  t.equal((await store.forRequest().listPlants('nobody', undefined, 10)).json, '[]');
+  t.same(await store.forRequest().listPlants('alice', 9223372036854775807n, 10), { json: '[]' });
 });
 
 t.test('printable text comes out byte for byte as JSON.stringify writes it', async (t) => {
-  const { store } = openStore(t);
+  const { store, path } = openStore(t);
   await store.addPlant('alice', { id: 1n, name: 'quote " back\\slash émoji 🌵 \u2028 </script>', tag: '' });
   await store.addPlant('alice', { id: 2n, name: 'no tag' });
-  const { plants } = await store.listPlants('alice', undefined, 10);
-  t.equal(store.readView().listPlantsJson('alice', undefined, 10).json, JSON.stringify(plants));
+  const { plants } = plainPage(path, 'alice', undefined, 10);
+  t.equal((await store.forRequest().listPlants('alice', undefined, 10)).json, JSON.stringify(plants));
 });
 
 t.test("a cached first page follows this store's own writes", async (t) => {
   const { store } = openStore(t);
   await store.addPlant('alice', { id: 2n, name: 'b' });
-  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['b']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['b']);
   t.ok(store.reads.pages.get('alice', 10), 'cached');
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a', 'b'], 'after a create');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a', 'b'], 'after a create');
   await store.deletePlant('alice', 2n);
-  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a'], 'after a delete');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a'], 'after a delete');
   await store.addPlant('bob', { id: 1n, name: 'bob' });
   t.ok(store.reads.pages.get('alice', 10), "another owner's write leaves alice's pages alone");
   t.equal(await store.addPlant('alice', { id: 1n, name: 'other' }), 'conflict');
-  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a'], 'a conflict changes nothing');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a'], 'a conflict changes nothing');
 });
 
 t.test("another connection's commit drops the cached pages", async (t) => {
   const { store, path } = openStore(t);
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a']);
   const other = new Database(path);
   other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 2, 'from elsewhere')").run();
-  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a', 'from elsewhere'], 'after an insert');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a', 'from elsewhere'], 'after an insert');
   other.prepare("DELETE FROM plants WHERE owner = 'alice' AND id = 1").run();
-  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['from elsewhere'], 'after a delete');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['from elsewhere'], 'after a delete');
   other.close();
 });
 
 t.test("another process's commit drops the cached pages", async (t) => {
   const { store, path } = openStore(t);
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['a']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a']);
   const write = `const D = require('better-sqlite3'); const db = new D(process.argv[1]); db.pragma('busy_timeout = 5000');
     db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 0, 'from another process')").run(); db.close();`;
   execFileSync(process.execPath, ['-e', write, path], { cwd: projectRoot });
-  t.same(names(store.readView().listPlantsJson('alice', undefined, 10).json), ['from another process', 'a']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['from another process', 'a']);
 });
 
 t.test('the cache keeps within its budget, dropping the oldest owners first', async (t) => {
@@ -102,34 +124,33 @@ t.test('the cache keeps within its budget, dropping the oldest owners first', as
   t.equal(cache.bytes, 0);
 });
 
-t.test('a read view looks for other writers at its first read, and each new view looks again', async (t) => {
+t.test("a request's handle looks for other writers at its first read, and each new handle looks again", async (t) => {
   const { store, path } = openStore(t);
-  const { createToken, hashTokenText } = await import('../../../src/auth/tokens.js');
   const { token } = await createToken(store, 'alice');
   await store.addPlant('alice', { id: 1n, name: 'a' });
-  store.readView().listPlantsJson('alice', undefined, 10); // cached
+  await store.forRequest().listPlants('alice', undefined, 10); // cached
   const other = new Database(path);
   t.teardown(() => other.close());
   const insert = other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'elsewhere')");
 
   insert.run(2);
-  const first = store.readView();
-  t.same(first.findTokenByHashText(hashTokenText(token)), { tokenId: 1, user: 'alice' });
-  t.same(names(first.listPlantsJson('alice', undefined, 10).json), ['a', 'elsewhere'], 'the token read looked for the commit');
+  const first = store.forRequest();
+  t.same(await first.findToken(hashToken(token)), { tokenId: 1, user: 'alice' });
+  t.same(names(await first.listPlants('alice', undefined, 10)), ['a', 'elsewhere'], 'the token read looked for the commit');
 
-  const second = store.readView();
+  const second = store.forRequest();
   insert.run(3);
-  t.same(names(second.listPlantsJson('alice', undefined, 10).json), ['a', 'elsewhere', 'elsewhere'], 'a view whose first read is a page looks too');
+  t.same(names(await second.listPlants('alice', undefined, 10)), ['a', 'elsewhere', 'elsewhere'], 'a handle whose first read is a page looks too');
 
   other.prepare("UPDATE tokens SET revoked_at = 'now'").run();
-  t.equal(store.readView().findTokenByHashText(hashTokenText(token)), undefined, 'a token revoked elsewhere is not found by the next view');
+  t.equal(await store.forRequest().findToken(hashToken(token)), undefined, 'a token revoked elsewhere is not found by the next handle');
 });
 
 t.test('creating a plant after a full first page keeps that page; anything that can change it drops it', async (t) => {
   const { store } = openStore(t);
   for (let id = 1n; id <= 5n; id++) await store.addPlant('alice', { id: id * 10n, name: `p${id}` });
-  store.readView().listPlantsJson('alice', undefined, 2); // [10, 20], more follow
-  store.readView().listPlantsJson('alice', undefined, 10); // all five, nothing follows
+  await store.forRequest().listPlants('alice', undefined, 2); // [10, 20], more follow
+  await store.forRequest().listPlants('alice', undefined, 10); // all five, nothing follows
   await store.addPlant('alice', { id: 1000n, name: 'late' });
   t.ok(store.reads.pages.get('alice', 2), 'a page the new id sorts after is kept');
   t.notOk(store.reads.pages.get('alice', 10), 'a last page is dropped: the plant lands on it');
@@ -155,11 +176,10 @@ t.test('cached first pages always equal the database, over random writes from he
     else if (action === 2) elsewhere.add.run(id);
     else if (action === 3) elsewhere.delete.run(id);
     for (const limit of [1, 3, 8, 50]) {
-      const view = store.readView();
-      const cached = view.listPlantsJson('alice', undefined, limit);
-      const truth = await store.listPlants('alice', undefined, limit);
-      if (cached.json !== JSON.stringify(truth.plants) || cached.lastId !== truth.lastId) {
-        t.fail(`step ${step}, limit ${limit}: cached ${cached.json} ${cached.lastId}, database ${JSON.stringify(truth.plants)} ${truth.lastId}`);
+      const cached = await store.forRequest().listPlants('alice', undefined, limit);
+      const truth = plainPage(path, 'alice', undefined, limit);
+      if (cached.json !== truth.json || cached.lastId !== truth.lastId) {
+        t.fail(`step ${step}, limit ${limit}: cached ${cached.json} ${cached.lastId}, database ${truth.json} ${truth.lastId}`);
         return;
       }
     }

@@ -1,0 +1,27 @@
+// The page rule every store follows: one row more than the page holds says another page follows,
+// and the next page starts after this page's last id.
+import t from 'tap';
+import { decodeCursor } from '../../src/pagination/cursor.js';
+import { rowsToRead, toPage, type PlantRow } from '../../src/pagination/page.js';
+
+const rows = (...ids: bigint[]): PlantRow[] => ids.map((id) => [id, `p${id}`, id % 2n === 0n ? null : `t${id}`]);
+
+t.test('a page of limit plants, and whether more follow, from limit + 1 rows', async (t) => {
+  t.equal(rowsToRead(20), 21);
+  const page = toPage(rows(-9223372036854775808n, 1n, 2n), 2);
+  t.equal(page.json, '[{"name":"p-9223372036854775808"},{"name":"p1","tag":"t1"}]', 'the extra row is not on the page; no tag, no key');
+  t.equal(page.lastId, 1n);
+  t.equal(decodeCursor(page.cursor!), 1n, 'the next page starts after the last id on this one');
+});
+
+t.test('no more rows than the limit: the last page, with no cursor', async (t) => {
+  t.same(toPage(rows(1n, 2n), 2), { json: '[{"name":"p1","tag":"t1"},{"name":"p2"}]' });
+  t.same(toPage(rows(1n), 5), { json: '[{"name":"p1","tag":"t1"}]' });
+  t.same(toPage([], 5), { json: '[]' });
+});
+
+t.test('the text is JSON.stringify of the plants, whatever they hold', async (t) => {
+  const awkward = ['quote " inside', 'back\\slash', 'émoji 🌵 and 中文', 'line\u2028separator', '</script>', ''];
+  const page = toPage(awkward.map((name, i): PlantRow => [BigInt(i), name, name]), 100);
+  t.equal(page.json, JSON.stringify(awkward.map((name) => ({ name, tag: name }))));
+});
