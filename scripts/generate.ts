@@ -1,5 +1,6 @@
 // openapi.yaml -> generated/: TypeScript types, Fastify JSON Schemas and the served document.
-// `--check` writes nothing and fails, showing the difference, when generated/ is stale.
+// `--check` writes nothing and fails, showing the difference, when generated/ is stale;
+// `--input <file>` reads another document (the generator's own tests use it).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,8 @@ function int64AsBigint(schema: { type?: unknown; format?: unknown }) {
 }
 
 async function render(): Promise<Record<string, string>> {
-  const yamlText = readFileSync(join(root, 'openapi.yaml'), 'utf8');
+  const input = process.argv.indexOf('--input');
+  const yamlText = readFileSync(input === -1 ? join(root, 'openapi.yaml') : process.argv[input + 1]!, 'utf8');
   const document = parse(yamlText) as JsonObject;
   const types = astToString(await openapiTS(structuredClone(document) as never, { transform: int64AsBigint, silent: true }));
   return {
@@ -47,7 +49,14 @@ function writeAll(folder: string, files: Record<string, string>) {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
 }
 
-const files = await render();
+let files: Record<string, string>;
+try {
+  files = await render();
+} catch (error) {
+  // One line naming the construct and where it is; nothing is written.
+  console.error(`generate: ${(error as Error).message}`);
+  process.exit(1);
+}
 if (process.argv.includes('--check')) {
   const fresh = mkdtempSync(join(tmpdir(), 'plant-store-generated-'));
   try {

@@ -8,6 +8,8 @@ export type JsonObject = { [key: string]: Json };
 type Part = 'json' | 'text' | 'response';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+/** Path item keys that are operations the generator does not turn into routes. */
+const UNSUPPORTED_METHODS = ['head', 'options', 'trace'] as const;
 const OPENAPI_ONLY = new Set(['example', 'examples', 'deprecated', 'xml', 'externalDocs', 'discriminator', 'readOnly', 'writeOnly']);
 const SCHEMA_VALUED = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
@@ -15,6 +17,13 @@ const COMPONENT_SCHEMA = '#/components/schemas/';
 
 function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The generator meets something it cannot turn into routes faithfully: it says what and where, and stops. */
+export class UnsupportedConstruct extends Error {
+  constructor(where: string, construct: string, advice: string) {
+    super(`openapi.yaml: ${where}: ${construct} is not supported by scripts/generate.ts; ${advice}`);
+  }
 }
 
 function object(value: Json | undefined, where: string): JsonObject {
@@ -40,25 +49,29 @@ function exactInteger(schema: JsonObject, format: Json | undefined, part: Part):
   return { ...rest, exactInteger: rule };
 }
 
-export function toJsonSchema(schema: Json, part: Part, document: JsonObject): Json {
+export function toJsonSchema(schema: Json, part: Part, document: JsonObject, where = 'a schema'): Json {
   if (!isObject(schema)) return schema;
+  if (Array.isArray(schema.type) && schema.type.includes('integer')) {
+    // exactInteger replaces `type: integer` whole; a list of types would lose its other members.
+    throw new UnsupportedConstruct(where, `type: [${schema.type.join(', ')}]`, 'write type: integer alone (with anyOf for the other types)');
+  }
   if (typeof schema.$ref === 'string') {
     if (!schema.$ref.startsWith(COMPONENT_SCHEMA)) throw new Error(`unsupported $ref ${schema.$ref}`);
     // Responses share the components added with addSchema; requests inline them,
     // because their integers are checked differently.
     if (part === 'response') return { $ref: `${schema.$ref.slice(COMPONENT_SCHEMA.length)}#` };
-    return toJsonSchema(deref(document, schema, schema.$ref), part, document);
+    return toJsonSchema(deref(document, schema, schema.$ref), part, document, schema.$ref);
   }
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (OPENAPI_ONLY.has(key) || key.startsWith('x-')) continue;
     if (key === 'format' && (value === 'int32' || value === 'int64')) continue;
     if (key === 'properties' && isObject(value)) {
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toJsonSchema(sub, part, document)]));
+      out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toJsonSchema(sub, part, document, `${where}.properties.${name}`)]));
     } else if (SCHEMA_VALUED.has(key)) {
-      out[key] = toJsonSchema(value, part, document);
+      out[key] = toJsonSchema(value, part, document, `${where}.${key}`);
     } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
-      out[key] = value.map((sub) => toJsonSchema(sub, part, document));
+      out[key] = value.map((sub, index) => toJsonSchema(sub, part, document, `${where}.${key}[${index}]`));
     } else {
       out[key] = value;
     }
@@ -69,17 +82,17 @@ export function toJsonSchema(schema: Json, part: Part, document: JsonObject): Js
 /** Component schemas, each with `$id` equal to its name, for `fastify.addSchema`. */
 export function componentSchemas(document: JsonObject): JsonObject[] {
   const schemas = object(object(document.components, 'components').schemas, 'components.schemas');
-  return Object.entries(schemas).map(([name, schema]) => ({ $id: name, ...object(toJsonSchema(schema, 'response', document), name) }));
+  return Object.entries(schemas).map(([name, schema]) => ({ $id: name, ...object(toJsonSchema(schema, 'response', document, `components.schemas.${name}`), name) }));
 }
 
-function parameterSchema(document: JsonObject, parameters: JsonObject[], location: string): JsonObject | undefined {
+function parameterSchema(document: JsonObject, parameters: JsonObject[], location: string, where: string): JsonObject | undefined {
   const matching = parameters.filter((parameter) => parameter.in === location);
   if (matching.length === 0) return undefined;
   const properties: JsonObject = {};
   const required: string[] = [];
   for (const parameter of matching) {
     const name = String(parameter.name);
-    properties[name] = toJsonSchema(parameter.schema ?? {}, 'text', document);
+    properties[name] = toJsonSchema(parameter.schema ?? {}, 'text', document, `${where} ${location} parameter ${name}`);
     if (parameter.required === true) required.push(name);
   }
   // Unknown query parameters are ignored (a token sent as ?access_token= must not matter).
@@ -90,9 +103,14 @@ function responseSchemas(document: JsonObject, operation: JsonObject, where: str
   const out: JsonObject = {};
   for (const [status, value] of Object.entries(object(operation.responses, `${where}.responses`))) {
     const response = deref(document, value, `${where}.responses.${status}`);
-    const json = isObject(response.content) ? response.content['application/json'] : undefined;
+    const content = isObject(response.content) ? response.content : {};
+    const otherJson = Object.keys(content).filter((type) => type !== 'application/json' && /[/+]json\b/.test(type));
+    if (otherJson.length > 0) {
+      throw new UnsupportedConstruct(`${where} response ${status}`, `the JSON media type ${otherJson.join(', ')}`, 'only application/json bodies are serialized by the route schema');
+    }
+    const json = content['application/json'];
     // A response without a JSON body (204, YAML) has nothing to serialize.
-    out[status] = isObject(json) && json.schema !== undefined ? toJsonSchema(json.schema, 'response', document) : null;
+    out[status] = isObject(json) && json.schema !== undefined ? toJsonSchema(json.schema, 'response', document, `${where} response ${status}`) : null;
   }
   return out;
 }
@@ -110,23 +128,34 @@ export function operationSchemas(document: JsonObject): Record<string, FastifyOp
   const operations: Record<string, FastifyOperation> = {};
   for (const [path, pathValue] of Object.entries(object(document.paths, 'paths'))) {
     const pathItem = object(pathValue, path);
+    for (const method of UNSUPPORTED_METHODS) {
+      if (pathItem[method] !== undefined) throw new UnsupportedConstruct(path, `the ${method} operation`, 'Fastify answers HEAD and OPTIONS itself; declare get, put, post, delete or patch');
+    }
     for (const method of METHODS) {
       if (pathItem[method] === undefined) continue;
       const where = `${method.toUpperCase()} ${path}`;
       const operation = object(pathItem[method], where);
       const id = operation.operationId;
       if (typeof id !== 'string') throw new Error(`openapi.yaml: ${where} has no operationId`);
+      if (operations[id] !== undefined) throw new UnsupportedConstruct(where, `operationId ${id}, already used by ${operations[id].method} ${operations[id].path},`, 'give every operation its own operationId');
       const parameters = [...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []), ...(Array.isArray(operation.parameters) ? operation.parameters : [])]
         .map((parameter, index) => deref(document, parameter, `${where}.parameters[${index}]`));
+      for (const parameter of parameters) {
+        if (parameter.in !== 'query' && parameter.in !== 'path') {
+          throw new UnsupportedConstruct(where, `the ${String(parameter.in)} parameter ${String(parameter.name)}`, 'only query and path parameters are validated; describe headers under the security schemes or leave them out');
+        }
+      }
       const schema: JsonObject = {};
-      const querystring = parameterSchema(document, parameters, 'query');
-      const params = parameterSchema(document, parameters, 'path');
+      const querystring = parameterSchema(document, parameters, 'query', where);
+      const params = parameterSchema(document, parameters, 'path', where);
       if (querystring) schema.querystring = querystring;
       if (params) schema.params = params;
       if (operation.requestBody !== undefined) {
         const body = deref(document, operation.requestBody, `${where}.requestBody`);
         const content = object(body.content, `${where}.requestBody.content`);
-        schema.body = toJsonSchema(object(content['application/json'], `${where} JSON body`).schema ?? {}, 'json', document);
+        const others = Object.keys(content).filter((type) => type !== 'application/json');
+        if (others.length > 0) throw new UnsupportedConstruct(`${where} request body`, `the media type ${others.join(', ')}`, 'the service reads application/json bodies only');
+        schema.body = toJsonSchema(object(content['application/json'], `${where} JSON body`).schema ?? {}, 'json', document, `${where} request body`);
       }
       const response = Object.fromEntries(Object.entries(responseSchemas(document, operation, where)).filter(([, value]) => value !== null));
       if (Object.keys(response).length > 0) schema.response = response;

@@ -1,9 +1,12 @@
 // The generator's OpenAPI -> Fastify schema conversion, and that its output passes strict Ajv.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import Fastify from 'fastify';
 import t from 'tap';
 import { componentSchemas, operations } from '../../generated/schemas.js';
-import { toJsonSchema } from '../../scripts/openapi-to-fastify.js';
+import { componentSchemas as toComponentSchemas, operationSchemas, toJsonSchema, type JsonObject } from '../../scripts/openapi-to-fastify.js';
 import { ajvOptions } from '../../src/validation/ajv-options.js';
+import { projectRoot } from '../helpers/paths.js';
 
 const document = { components: { schemas: { Thing: { type: 'object', example: { a: 1 } } } } };
 
@@ -36,4 +39,57 @@ t.test('every generated schema compiles under strict Ajv, and strict mode reject
   const leaky = Fastify({ ajv: ajvOptions });
   leaky.post('/x', { schema: { body: { type: 'object', example: { a: 1 } } } }, async () => ({}));
   await t.rejects(async () => leaky.ready(), /strict mode: unknown keyword: "example"/);
+});
+
+/** A small valid document; each case below breaks one thing in a copy of it. */
+function documentWith(change: (document: any) => void): JsonObject {
+  const document: any = {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1.0.0' },
+    paths: {
+      '/things/{id}': {
+        get: {
+          operationId: 'getThing',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }],
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } } },
+        },
+        post: {
+          operationId: 'addThing',
+          requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } },
+          responses: { '200': { description: 'ok' } },
+        },
+      },
+    },
+    components: { schemas: { Thing: { type: 'object', properties: { n: { type: 'integer' } } } } },
+  };
+  change(document);
+  return document;
+}
+
+const generate = (document: JsonObject) => {
+  toComponentSchemas(document);
+  return operationSchemas(document);
+};
+
+t.test('the generator stops, naming the construct and where it is, at anything it cannot do', async (t) => {
+  t.ok(generate(documentWith(() => undefined)).getThing, 'the unbroken document generates');
+  const cases: Array<[string, (document: any) => void, RegExp]> = [
+    ['a header parameter', (d) => d.paths['/things/{id}'].get.parameters.push({ name: 'X-Trace', in: 'header', schema: { type: 'string' } }), /GET \/things\/\{id\}: the header parameter X-Trace is not supported/],
+    ['a cookie parameter', (d) => d.paths['/things/{id}'].get.parameters.push({ name: 's', in: 'cookie', schema: { type: 'string' } }), /the cookie parameter s is not supported/],
+    ['a non-JSON request body', (d) => (d.paths['/things/{id}'].post.requestBody.content['text/plain'] = { schema: { type: 'string' } }), /POST \/things\/\{id\} request body: the media type text\/plain is not supported/],
+    ['type: [integer, null] in a request', (d) => (d.paths['/things/{id}'].post.requestBody.content['application/json'].schema = { type: 'object', properties: { n: { type: ['integer', 'null'] } } }), /POST \/things\/\{id\} request body\.properties\.n: type: \[integer, null\] is not supported/],
+    ['type: [integer, null] in a component', (d) => (d.components.schemas.Thing.properties.m = { type: ['null', 'integer'] }), /components\.schemas\.Thing\.properties\.m: type: \[null, integer\]/],
+    ['a duplicate operationId', (d) => (d.paths['/things/{id}'].post.operationId = 'getThing'), /POST \/things\/\{id\}: operationId getThing, already used by GET \/things\/\{id\}, is not supported/],
+    ['a HEAD operation', (d) => (d.paths['/things/{id}'].head = { operationId: 'headThing', responses: {} }), /\/things\/\{id\}: the head operation is not supported/],
+    ['a second JSON media type in a response', (d) => (d.paths['/things/{id}'].get.responses['200'].content['application/problem+json'] = { schema: { type: 'object' } }), /GET \/things\/\{id\} response 200: the JSON media type application\/problem\+json is not supported/],
+  ];
+  for (const [name, change, message] of cases) t.throws(() => generate(documentWith(change)), message, name);
+});
+
+t.test('npm run generate on such a document exits 1 with that one line, writing nothing', async (t) => {
+  const dir = t.testdir({ 'bad.yaml': JSON.stringify(documentWith((d) => d.paths['/things/{id}'].get.parameters.push({ name: 'X-Trace', in: 'header' }))) });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts', 'generate.ts'), '--check', '--input', join(dir, 'bad.yaml')], { encoding: 'utf8' });
+  t.equal(run.status, 1);
+  t.match(run.stderr, /^generate: openapi\.yaml: GET \/things\/\{id\}: the header parameter X-Trace is not supported by scripts\/generate\.ts; /);
+  t.equal(run.stderr.trim().split('\n').length, 1, 'one line, no stack');
 });
