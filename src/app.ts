@@ -11,8 +11,10 @@ import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
 import routeTable from './plugins/route-table.js';
 import securityHeaders from './plugins/security-headers.js';
-import healthRoutes from './routes/health.js';
-import plantRoutes from './routes/plants.js';
+import operationRoutes from './contract/operation-routes.js';
+import { contractDocumentHandlers } from './routes/contract-documents.js';
+import { healthHandlers } from './routes/health.js';
+import { plantHandlers } from './routes/plants.js';
 import { componentSchemas } from '../generated/schemas.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/plant-store.js';
@@ -52,12 +54,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
 
-  await app.register(healthRoutes);
   await app.register(docs);
-  await app.register(async function protectedRoutes(scope) {
-    await scope.register(auth, { authFailuresPerMinute: config.authFailuresPerMinute });
-    await scope.register(tokenRateLimit, { perMinute: config.rateLimitPerMinute });
-    await scope.register(plantRoutes);
+  // Each operation goes to the open scope or the protected one as openapi.yaml's `security` says.
+  await app.register(operationRoutes, {
+    handlers: { ...healthHandlers, ...contractDocumentHandlers, ...plantHandlers },
+    protect: async (scope) => {
+      await scope.register(auth, { authFailuresPerMinute: config.authFailuresPerMinute });
+      await scope.register(tokenRateLimit, { perMinute: config.rateLimitPerMinute });
+    },
   });
   return app;
 }

@@ -1,15 +1,11 @@
 // Liveness and readiness, open to everyone.
-import type { FastifyInstance } from 'fastify';
+import { handler, type Handlers } from '../contract/operation-routes.js';
 import { DatabaseUnavailable } from '../errors.js';
-import { operation } from '../contract/operation.js';
 
-export default async function healthRoutes(app: FastifyInstance) {
-  app.route({ ...operation('getHealth'), handler: async () => ({ status: 'ok' }) });
-  app.route({
-    ...operation('getReadiness'),
-    handler: async () => {
-      if (!(await app.store.isReady())) throw new DatabaseUnavailable();
-      return { status: 'ok' };
-    },
-  });
-}
+export const healthHandlers: Handlers = {
+  getHealth: handler(async () => ({ status: 'ok' })),
+  getReadiness: handler(async (request) => {
+    if (!(await request.server.store.isReady())) throw new DatabaseUnavailable();
+    return { status: 'ok' };
+  }),
+};

@@ -1,0 +1,38 @@
+// Operations are registered from the contract: open or protected as `security` says, and start-up
+// fails when an operation has no handler or a handler no operation.
+import Fastify from 'fastify';
+import t from 'tap';
+import { operations } from '../../generated/schemas.js';
+import operationRoutes, { mismatches, type Handlers } from '../../src/contract/operation-routes.js';
+import { buildTestApp, inject } from '../helpers/app.js';
+
+t.test('differences between operations and handlers are named, each once', async (t) => {
+  t.same(mismatches(['a', 'b'], ['b', 'a']), []);
+  t.same(mismatches(['a', 'b', 'c'], ['a', 'x']), ['operation b has no handler', 'operation c has no handler', 'handler x has no operation in openapi.yaml']);
+});
+
+t.test('start-up fails when a handler is missing or has no operation', async (t) => {
+  const all: Handlers = Object.fromEntries(Object.keys(operations).map((id) => [id, async () => ({})]));
+  const { listPlants: _missing, ...withoutOne } = all;
+  for (const [handlers, message] of [
+    [withoutOne, 'the routes do not match openapi.yaml: operation listPlants has no handler'],
+    [{ ...all, renamePlant: async () => ({}) }, 'the routes do not match openapi.yaml: handler renamePlant has no operation in openapi.yaml'],
+  ] as const) {
+    const app = Fastify();
+    await t.rejects(async () => {
+      await app.register(operationRoutes, { handlers, protect: async () => undefined });
+      await app.ready();
+    }, { message });
+    await app.close();
+  }
+});
+
+t.test('every operation is open or needs a token exactly as its security says', async (t) => {
+  const app = await buildTestApp(t);
+  for (const [id, operation] of Object.entries(operations)) {
+    const url = operation.url.replace(/:(\w+)/g, '1');
+    const reply = await inject(t, app, { method: operation.method as never, url });
+    if (operation.public) t.not(reply.status, 401, `${id} (security: []) answers without a token`);
+    else t.equal(reply.status, 401, `${id} needs a token`);
+  }
+});
