@@ -27,6 +27,36 @@ export const componentSchemas = [
     }
   },
   {
+    "$id": "PlantListing",
+    "type": "object",
+    "description": "A plant with its id, as the listing representation of GET /plants returns it\n(`Accept: application/vnd.plant-store.listing+json`).\n",
+    "required": [
+      "id",
+      "name"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "id": {
+        "type": "integer",
+        "description": "The plant's id, a plain JSON integer kept exactly, also beyond 2^53: parse it\nwithout rounding (a plain JSON.parse in JavaScript rounds it).\n"
+      },
+      "name": {
+        "type": "string",
+        "description": "The name of the plant; no control characters or unpaired surrogates.",
+        "minLength": 1,
+        "maxLength": 200,
+        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+      },
+      "tag": {
+        "type": "string",
+        "description": "Tag that specifies the type; left out when the plant has none.",
+        "minLength": 0,
+        "maxLength": 100,
+        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+      }
+    }
+  },
+  {
     "$id": "NewPlant",
     "type": "object",
     "description": "A plant to create: every field of Plant plus its id. Unknown properties are\nrefused, and values are never converted (a number is not a string).\n",
@@ -126,10 +156,25 @@ export const operations = {
       },
       "response": {
         "200": {
-          "type": "array",
-          "description": "The plants on this page.",
-          "items": {
-            "$ref": "Plant#"
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "array",
+                "description": "The plants on this page.",
+                "items": {
+                  "$ref": "Plant#"
+                }
+              }
+            },
+            "application/vnd.plant-store.listing+json": {
+              "schema": {
+                "type": "array",
+                "description": "The plants on this page, each with its id; the same plants as the application/json answer.",
+                "items": {
+                  "$ref": "PlantListing#"
+                }
+              }
+            }
           }
         },
         "400": {

@@ -12,6 +12,17 @@ export interface paths {
          * @description Returns the caller's plants in ascending id order, at most `limit` of them.
          *     When more plants follow, the response carries a `Link` header with
          *     `rel="next"` whose URL fetches the next page; the last page has no such header.
+         *
+         *     **Two representations of the same page.** By default (no `Accept`, `application/json`,
+         *     `*\/*`) the body is an array of `Plant`, `{name, tag}`. A client that needs the ids (to
+         *     delete a plant it did not create in this session) asks for
+         *     `Accept: application/vnd.plant-store.listing+json` and gets the same plants of the same
+         *     page, with the same `Link`, as `PlantListing` items `{id, name, tag}`, the id an exact
+         *     JSON integer. The listing is sent only when `Accept` names it with a weight (`q`) at
+         *     least that of `application/json`; wildcards select `application/json`. An `Accept` that
+         *     allows neither gets `application/json` too (RFC 9110 section 12.5.1 lets a server
+         *     disregard it instead of answering 406), so no existing client breaks. The answer
+         *     carries `Vary: Accept`.
          */
         get: operations["listPlants"];
         put?: never;
@@ -19,7 +30,8 @@ export interface paths {
          * Create a plant
          * @description Adds a plant to the caller's store and answers once it is committed to disk.
          *     Sending the same id with the same name and tag again is safe and answers 200
-         *     again; the same id with a different name or tag answers 409.
+         *     again; the same id with a different name or tag answers 409. The body is the Plant,
+         *     `{name, tag}`, as the spec says; the id is in the `Location` header, `/plants/{id}`.
          */
         post: operations["addPlant"];
         delete?: never;
@@ -135,6 +147,29 @@ export interface components {
     schemas: {
         /** @description A plant as the service returns it. */
         Plant: {
+            /**
+             * @description The name of the plant; no control characters or unpaired surrogates.
+             * @example Monstera
+             */
+            name: string;
+            /**
+             * @description Tag that specifies the type; left out when the plant has none.
+             * @example tropical
+             */
+            tag?: string;
+        };
+        /**
+         * @description A plant with its id, as the listing representation of GET /plants returns it
+         *     (`Accept: application/vnd.plant-store.listing+json`).
+         */
+        PlantListing: {
+            /**
+             * Format: int64
+             * @description The plant's id, a plain JSON integer kept exactly, also beyond 2^53: parse it
+             *     without rounding (a plain JSON.parse in JavaScript rounds it).
+             * @example 42
+             */
+            id: number | bigint;
             /**
              * @description The name of the plant; no control characters or unpaired surrogates.
              * @example Monstera
@@ -328,6 +363,13 @@ export interface components {
          */
         Link: string;
         /**
+         * @description `/plants/{id}`: where the plant is, with its id in exact decimal digits (also beyond
+         *     2^53), so a client learns the id from the answer without the Plant body changing.
+         *     It is the URL DELETE /plants/{id} takes.
+         * @example /plants/42
+         */
+        Location: string;
+        /**
          * @description `Bearer realm="plant-store"`, with `error="invalid_token"` added when a token
          *     was sent but is not valid (RFC 6750, section 3).
          * @example Bearer realm="plant-store", error="invalid_token"
@@ -364,10 +406,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The caller's plants on this page, in ascending id order. */
+            /** @description The caller's plants on this page, in ascending id order, as `Accept` chose. */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    /**
+                     * @description `Accept`: the body depends on the request's `Accept` header.
+                     * @example Accept
+                     */
+                    Vary: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -383,6 +430,20 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["Plant"][];
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 7,
+                     *         "name": "Monstera",
+                     *         "tag": "tropical"
+                     *       },
+                     *       {
+                     *         "id": 42,
+                     *         "name": "Fern"
+                     *       }
+                     *     ]
+                     */
+                    "application/vnd.plant-store.listing+json": components["schemas"]["PlantListing"][];
                 };
             };
             400: components["responses"]["BadListQuery"];
@@ -415,6 +476,7 @@ export interface operations {
             /** @description The plant is stored (or was already stored with exactly this content). */
             200: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -99,18 +99,36 @@ function parameterSchema(document: JsonObject, parameters: JsonObject[], locatio
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 
+/** JSON media types: application/json and the structured-syntax +json types (RFC 6839). */
+const JSON_MEDIA_TYPE = /[/+]json\b/i;
+/** What Fastify can pick a response schema by: it lower-cases the reply's type/subtype, drops its parameters and compares exactly. */
+const EXACT_MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;
+
+/**
+ * The route schema of one response: the plain form when its only JSON body is application/json,
+ * Fastify's per-content-type form (`{content: {type: {schema}}}`) when it has others, and null
+ * when it has no JSON body (204, YAML), which leaves nothing to serialize.
+ */
+function responseSchema(document: JsonObject, response: JsonObject, where: string): Json {
+  const content = isObject(response.content) ? response.content : {};
+  const jsonTypes = Object.keys(content).filter((type) => JSON_MEDIA_TYPE.test(type));
+  const inexact = jsonTypes.filter((type) => !EXACT_MEDIA_TYPE.test(type));
+  if (inexact.length > 0) {
+    throw new UnsupportedConstruct(where, `the JSON media type ${inexact.join(', ')}`, 'write each JSON media type in lower case without parameters or wildcards, the form Fastify matches a reply\'s Content-Type against');
+  }
+  const schemas = jsonTypes.flatMap((type) => {
+    const media = content[type];
+    return isObject(media) && media.schema !== undefined ? [[type, toJsonSchema(media.schema, 'response', document, `${where} ${type}`)] as const] : [];
+  });
+  if (schemas.length === 0) return null;
+  if (schemas.length === 1 && schemas[0]![0] === 'application/json') return schemas[0]![1];
+  return { content: Object.fromEntries(schemas.map(([type, schema]) => [type, { schema }])) };
+}
+
 function responseSchemas(document: JsonObject, operation: JsonObject, where: string): JsonObject {
   const out: JsonObject = {};
   for (const [status, value] of Object.entries(object(operation.responses, `${where}.responses`))) {
-    const response = deref(document, value, `${where}.responses.${status}`);
-    const content = isObject(response.content) ? response.content : {};
-    const otherJson = Object.keys(content).filter((type) => type !== 'application/json' && /[/+]json\b/.test(type));
-    if (otherJson.length > 0) {
-      throw new UnsupportedConstruct(`${where} response ${status}`, `the JSON media type ${otherJson.join(', ')}`, 'only application/json bodies are serialized by the route schema');
-    }
-    const json = content['application/json'];
-    // A response without a JSON body (204, YAML) has nothing to serialize.
-    out[status] = isObject(json) && json.schema !== undefined ? toJsonSchema(json.schema, 'response', document, `${where} response ${status}`) : null;
+    out[status] = responseSchema(document, deref(document, value, `${where}.responses.${status}`), `${where} response ${status}`);
   }
   return out;
 }

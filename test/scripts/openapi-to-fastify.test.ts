@@ -71,6 +71,31 @@ const generate = (document: JsonObject) => {
   return operationSchemas(document);
 };
 
+t.test('a response with several JSON media types gets Fastify\'s per-content-type form, and Fastify serializes by the reply\'s type', async (t) => {
+  const listing = 'application/vnd.thing.listing+json';
+  const document = documentWith((d) => {
+    d.paths['/things/{id}'].get.responses['200'].content[listing] = { schema: { type: 'object', properties: { id: { type: 'integer', format: 'int64' }, n: { type: 'integer' } } } };
+    d.paths['/things/{id}'].get.responses['200'].content['application/yaml'] = { schema: { type: 'string' } };
+  });
+  const response = generate(document).getThing!.schema.response as JsonObject;
+  t.same(response['200'], {
+    content: {
+      'application/json': { schema: { $ref: 'Thing#' } },
+      [listing]: { schema: { type: 'object', properties: { id: { type: 'integer' }, n: { type: 'integer' } } } },
+    },
+  }, 'each JSON media type with its schema; YAML has nothing to serialize');
+  t.same(generate(documentWith(() => undefined)).getThing!.schema.response, { '200': { $ref: 'Thing#' } }, 'application/json alone keeps the plain form');
+
+  const app = Fastify({ ajv: ajvOptions });
+  for (const schema of toComponentSchemas(document)) app.addSchema(schema);
+  const { method, url, schema } = generate(document).getThing!;
+  app.route({ method, url, schema: schema as never, handler: async (request, reply) => reply.type(request.headers.accept ?? 'application/json').send({ id: 7, n: 1, extra: true }) });
+  const as = async (accept: string) => (await app.inject({ url: '/things/1', headers: { accept } })).body;
+  t.equal(await as('application/json'), '{"n":1}', 'application/json through the Thing schema');
+  t.equal(await as(listing), '{"id":7,"n":1}', 'the listing type through its own schema');
+  await app.close();
+});
+
 t.test('the generator stops, naming the construct and where it is, at anything it cannot do', async (t) => {
   t.ok(generate(documentWith(() => undefined)).getThing, 'the unbroken document generates');
   const cases: Array<[string, (document: any) => void, RegExp]> = [
@@ -81,7 +106,9 @@ t.test('the generator stops, naming the construct and where it is, at anything i
     ['type: [integer, null] in a component', (d) => (d.components.schemas.Thing.properties.m = { type: ['null', 'integer'] }), /components\.schemas\.Thing\.properties\.m: type: \[null, integer\]/],
     ['a duplicate operationId', (d) => (d.paths['/things/{id}'].post.operationId = 'getThing'), /POST \/things\/\{id\}: operationId getThing, already used by GET \/things\/\{id\}, is not supported/],
     ['a HEAD operation', (d) => (d.paths['/things/{id}'].head = { operationId: 'headThing', responses: {} }), /\/things\/\{id\}: the head operation is not supported/],
-    ['a second JSON media type in a response', (d) => (d.paths['/things/{id}'].get.responses['200'].content['application/problem+json'] = { schema: { type: 'object' } }), /GET \/things\/\{id\} response 200: the JSON media type application\/problem\+json is not supported/],
+    ['a JSON media type range in a response', (d) => (d.paths['/things/{id}'].get.responses['200'].content['application/*+json'] = { schema: { type: 'object' } }), /GET \/things\/\{id\} response 200: the JSON media type application\/\*\+json is not supported/],
+    ['a JSON media type with parameters', (d) => (d.paths['/things/{id}'].get.responses['200'].content['application/vnd.t+json; version=2'] = { schema: { type: 'object' } }), /response 200: the JSON media type application\/vnd\.t\+json; version=2 is not supported/],
+    ['a JSON media type in upper case', (d) => (d.paths['/things/{id}'].get.responses['200'].content['Application/JSON'] = { schema: { type: 'object' } }), /response 200: the JSON media type Application\/JSON is not supported/],
   ];
   for (const [name, change, message] of cases) t.throws(() => generate(documentWith(change)), message, name);
 });
