@@ -8,8 +8,9 @@ const POLICY: FastifyCorsOptions = {
   methods: ['GET', 'POST', 'DELETE'],
   // Bearer tokens travel in Authorization, never in cookies: no credentials mode needed.
   allowedHeaders: ['Authorization', 'Content-Type'],
-  // The next page, when to retry, and why a token failed: a browser shows none of them to scripts unless exposed.
-  exposedHeaders: ['Link', 'Retry-After', 'WWW-Authenticate'],
+  // The next page, a created plant's id, when to retry, and why a token failed: a browser shows
+  // none of them to scripts unless exposed.
+  exposedHeaders: ['Link', 'Location', 'Retry-After', 'WWW-Authenticate'],
   maxAge: 600,
 };
 

@@ -1,5 +1,5 @@
-// The contract sentinel: every response a test receives is checked against openapi.yaml,
-// and each (operation, status) seen is recorded so the run can prove every declared pair was exercised.
+// The contract sentinel: every response a test receives is checked against openapi.yaml, by its status and media type,
+// and each (operation, status, media type) seen is recorded so the run can prove every declared one was exercised.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -20,14 +20,25 @@ for (const schema of componentSchemas) ajv.addSchema(schema);
 const errorValidator = ajv.getSchema('Error')!;
 const validators = new Map<string, ValidateFunction>();
 
-function validatorFor(id: OperationId, status: string): ValidateFunction | undefined {
-  const key = `${id} ${status}`;
+/** A response's route schema: one schema, or one per media type (Fastify's `{content: {type: {schema}}}` form). */
+type RouteResponse = { content?: Record<string, { schema: object }> } & object;
+
+/** The generated route schema of (operation, status) for the media type the response has, the one Fastify serialized with. */
+function validatorFor(id: OperationId, status: string, mediaType: string): ValidateFunction | undefined {
+  const key = `${id} ${status} ${mediaType}`;
   if (!validators.has(key)) {
-    const response = (operations[id].schema as { response?: Record<string, unknown> }).response?.[status];
-    if (response !== undefined) validators.set(key, ajv.compile(response as object));
+    const response = (operations[id].schema as { response?: Record<string, RouteResponse> }).response?.[status];
+    const schema = response?.content === undefined ? response : response.content[mediaType]?.schema;
+    if (schema !== undefined) validators.set(key, ajv.compile(schema));
   }
   return validators.get(key);
 }
+
+/** application/json and the +json types: bodies the sentinel parses and validates. */
+const isJson = (mediaType: string) => /[/+]json$/.test(mediaType);
+
+/** The media type of a Content-Type value: lower case, without parameters. */
+const mediaTypeOf = (contentType: string) => contentType.split(';', 1)[0]!.trim().toLowerCase();
 
 const resolve = (node: unknown) => resolveRef(openApiDocument, node) as Json;
 
@@ -48,7 +59,7 @@ export interface SeenResponse {
   body: string;
 }
 
-/** Problems of one response against the contract; records the (operation, status) pair. */
+/** Problems of one response against the contract; records its (operation, status, media type). */
 export function checkResponse(method: string, url: string, response: SeenResponse): string[] {
   const problems: string[] = [];
   const id = findOperation(method, url);
@@ -73,46 +84,64 @@ export function checkResponse(method: string, url: string, response: SeenRespons
     return problems;
   }
   const status = String(response.status);
-  record(id, status);
   const operation = resolve((resolve((openApiDocument.paths as Json)[operations[id].path]) as Json)[method.toLowerCase()]);
   const declared = (operation.responses as Json)[status];
-  if (declared === undefined) return [`${id} answered ${status}, which openapi.yaml does not declare`];
+  if (declared === undefined) {
+    record(id, status);
+    return [`${id} answered ${status}, which openapi.yaml does not declare`];
+  }
   const responseObject = resolve(declared);
   for (const [name, header] of Object.entries((responseObject.headers ?? {}) as Json)) {
     if (resolve(header).required === true && response.headers[name.toLowerCase()] === undefined) problems.push(`${id} ${status} lacks header ${name}`);
   }
   const content = responseObject.content as Json | undefined;
   if (content === undefined) {
+    record(id, status);
     if (response.body !== '') problems.push(`${id} ${status} should have no body`);
     return problems;
   }
-  const mediaType = Object.keys(content).find((type) => contentType.startsWith(type));
-  if (mediaType === undefined) problems.push(`${id} ${status} content-type ${contentType} is not one of ${Object.keys(content).join(', ')}`);
-  if (mediaType === 'application/json') {
+  const mediaType = mediaTypeOf(contentType);
+  if (!(mediaType in content)) {
+    record(id, status);
+    problems.push(`${id} ${status} content-type ${contentType} is not one of ${Object.keys(content).join(', ')}`);
+    return problems;
+  }
+  record(id, status, mediaType);
+  if (isJson(mediaType)) {
     const body = parse();
-    const validate = validatorFor(id, status);
-    if (validate && !validate(body)) problems.push(`${id} ${status} body does not match: ${ajv.errorsText(validate.errors)}`);
+    const validate = validatorFor(id, status, mediaType);
+    if (validate && !validate(body)) problems.push(`${id} ${status} ${mediaType} body does not match: ${ajv.errorsText(validate.errors)}`);
     if (response.status >= 400 && (body as { error?: number })?.error !== response.status) problems.push(`${id} ${status}: Error.error differs from the status`);
   }
   return problems;
 }
 
+/** How coverage names a response: operation and status, and the media type when it has a body. */
+const coverageKey = (id: string, status: string, mediaType?: string) => (mediaType === undefined ? `${id} ${status}` : `${id} ${status} ${mediaType}`);
+
 let coverageFile: string | undefined;
-function record(id: OperationId, status: string) {
+function record(id: OperationId, status: string, mediaType?: string) {
   if (coverageFile === undefined) {
     mkdirSync(coverageDir, { recursive: true });
     coverageFile = join(coverageDir, `${process.pid}.jsonl`);
     appendFileSync(coverageFile, JSON.stringify({ testFile: relative(projectRoot, process.argv[1] ?? '') }) + '\n');
   }
-  appendFileSync(coverageFile, JSON.stringify({ id, status }) + '\n');
+  appendFileSync(coverageFile, JSON.stringify({ key: coverageKey(id, status, mediaType) }) + '\n');
 }
 
-/** Every (operationId, status) that openapi.yaml declares. */
+/**
+ * Every (operationId, status, media type) that openapi.yaml declares: a status with several media
+ * types (GET /plants 200: application/json and the listing) counts once for each, so each must be answered.
+ */
 export function declaredPairs(): string[] {
   const pairs: string[] = [];
   for (const [id, operation] of Object.entries(operations)) {
     const responses = resolve((resolve((openApiDocument.paths as Json)[operation.path]) as Json)[operation.method.toLowerCase()]).responses as Json;
-    for (const status of Object.keys(responses)) pairs.push(`${id} ${status}`);
+    for (const [status, declared] of Object.entries(responses)) {
+      const content = resolve(declared).content as Json | undefined;
+      if (content === undefined) pairs.push(coverageKey(id, status));
+      else for (const mediaType of Object.keys(content)) pairs.push(coverageKey(id, status, mediaType));
+    }
   }
   return pairs;
 }

@@ -1,5 +1,5 @@
 // CORS: off by default (no CORS headers at all); with CORS_ORIGINS, exact origins only, a
-// preflight that allows Authorization and Content-Type, and Link, Retry-After and
+// preflight that allows Authorization and Content-Type, and Link, Location, Retry-After and
 // WWW-Authenticate exposed to scripts. Everything else keeps the app's own answers.
 import t, { type Test } from 'tap';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
@@ -20,7 +20,7 @@ t.test('no CORS_ORIGINS: no CORS headers, and OPTIONS is just a method the paths
   const get = await inject(t, app, { url: '/plants', headers: { ...alice, origin: APP } });
   t.equal(get.status, 200);
   t.same(corsHeaders(get.headers), []);
-  t.equal(get.headers.vary, undefined);
+  t.equal(get.headers.vary, 'Accept', 'the body varies with Accept only: without CORS, Origin changes nothing');
   const preflight = await inject(t, app, {
     method: 'OPTIONS',
     url: '/plants',
@@ -35,14 +35,16 @@ t.test('an allowed origin gets its origin back and the exposed headers, on succe
   const { app, alice } = await setup(t, ['http://localhost:5173', APP]);
   for (let id = 1; id <= 3; id++) {
     const payload = JSON.stringify({ id, name: `p${id}` });
-    await inject(t, app, { method: 'POST', url: '/plants', headers: { ...alice, origin: APP, 'content-type': 'application/json' }, payload });
+    const created = await inject(t, app, { method: 'POST', url: '/plants', headers: { ...alice, origin: APP, 'content-type': 'application/json' }, payload });
+    t.equal(created.headers.location, `/plants/${id}`);
+    t.match(created.headers['access-control-expose-headers'], /\bLocation\b/, 'a page can read the id of what it created');
   }
   const page = await inject(t, app, { url: '/plants?limit=2', headers: { ...alice, origin: APP } });
   t.equal(page.status, 200);
   t.equal(page.headers['access-control-allow-origin'], APP);
-  t.equal(page.headers['access-control-expose-headers'], 'Link, Retry-After, WWW-Authenticate');
+  t.equal(page.headers['access-control-expose-headers'], 'Link, Location, Retry-After, WWW-Authenticate');
   t.match(page.headers.link, /rel="next"/);
-  t.match(page.headers.vary, /Origin/, 'caches keep answers for different origins apart');
+  t.equal(page.headers.vary, 'Origin, Accept', 'caches keep answers for different origins and representations apart');
   t.equal(page.headers['access-control-allow-credentials'], undefined, 'bearer tokens, no cookies');
 
   const denied = await inject(t, app, { url: '/plants', headers: { origin: APP } });

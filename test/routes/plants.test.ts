@@ -1,5 +1,6 @@
-// The three operations through app.inject on a real SQLite file: success paths, ownership,
-// idempotency, conflicts, pagination and exact int64 ids.
+// The three operations through app.inject on each store: success paths, ownership, idempotency,
+// conflicts, pagination, exact int64 ids, Location, and the listing representation chosen by Accept.
+import { parse as parseLossless } from 'lossless-json';
 import t, { type Test } from 'tap';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 
@@ -122,4 +123,99 @@ t.test('unknown query parameters are ignored, so a token in the query string doe
   t.equal((await list(alice, '?unknown=1')).status, 200);
   const viaQuery = await list({}, `?access_token=${alice.authorization.slice(7)}`);
   t.equal(viaQuery.status, 401);
+});
+
+const LISTING = 'application/vnd.plant-store.listing+json';
+/** A listing body with its ids exact, as bigints (JSON.parse would round those beyond 2^53). */
+const listed = (body: string) => parseLossless(body, null, (digits) => BigInt(digits)) as Array<{ id: bigint; name: string; tag?: string }>;
+
+t.test('create answers Location: /plants/{id} with the id in exact digits; a retry too, a conflict not', async (t) => {
+  const { alice, post } = await setup(t);
+  for (const id of ['9223372036854775807', '9223372036854775806', '-9223372036854775808', '9007199254740993', '0', '-5']) {
+    const created = await post(alice, `{"id":${id},"name":"p${id}"}`);
+    t.equal(created.status, 200);
+    t.equal(created.headers.location, `/plants/${id}`, id);
+    t.same(created.json(), { name: `p${id}` }, 'the body stays the Plant, without its id');
+  }
+  t.equal((await post(alice, '{"id":9007199254740993,"name":"p9007199254740993"}')).headers.location, '/plants/9007199254740993', 'a retried create says where the plant is, too');
+  const conflict = await post(alice, '{"id":9007199254740993,"name":"other"}');
+  t.equal(conflict.status, 409);
+  t.equal(conflict.headers.location, undefined);
+});
+
+t.test('the listing is the same page as the Plant array, with exact ids, the same Link, and tag left out when not set', async (t) => {
+  const { alice, post, list } = await setup(t);
+  const ids = ['-9223372036854775808', '-3', '0', '9007199254740992', '9007199254740993', '9223372036854775806', '9223372036854775807'];
+  for (const id of [...ids].reverse()) await post(alice, id === '0' ? `{"id":${id},"name":"p${id}"}` : `{"id":${id},"name":"p${id}","tag":"t ${id} \\"q\\" é"}`);
+  const asListing = { ...alice, accept: LISTING };
+  let query = '?limit=3';
+  const seen: bigint[] = [];
+  for (let pages = 0; ; pages++) {
+    t.ok(pages < 3, 'three pages');
+    const plain = await list(alice, query);
+    const listing = await list(asListing, query);
+    t.equal(listing.status, 200);
+    t.equal(listing.headers['content-type'], `${LISTING}; charset=utf-8`);
+    t.equal(plain.headers['content-type'], 'application/json; charset=utf-8');
+    t.equal(listing.headers.vary, 'Accept');
+    t.equal(plain.headers.vary, 'Accept');
+    t.equal(listing.headers.link, plain.headers.link, `${query}: the same next page`);
+    const items = listed(listing.body);
+    t.same(items.map(({ name, tag }) => (tag === undefined ? { name } : { name, tag })), plain.json(), `${query}: the same plants, in the same order`);
+    t.equal(listing.body.replace(/"id":-?\d+,/g, ''), plain.body, 'without its ids, the listing is the Plant array byte for byte');
+    seen.push(...items.map((plant) => plant.id));
+    const link = listing.headers.link as string | undefined;
+    if (link === undefined) break;
+    query = /^<\/plants(\?[^>]+)>; rel="next"$/.exec(link)![1]!;
+  }
+  t.same(seen, ids.map(BigInt), 'every id exact, each once, in ascending order');
+  t.match((await list(asListing, '?limit=3')).body, /\{"id":0,"name":"p0"\}/, 'the plant without a tag has no tag key');
+});
+
+t.test('Accept chooses the representation; the listing only when named and not less wanted than application/json', async (t) => {
+  const { alice, post, list } = await setup(t);
+  await post(alice, '{"id":9223372036854775807,"name":"Max"}');
+  const cases: Array<[string | undefined, 'listing' | 'plants']> = [
+    [undefined, 'plants'],
+    ['application/json', 'plants'],
+    ['*/*', 'plants'],
+    ['application/*', 'plants'],
+    ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'plants'],
+    [LISTING, 'listing'],
+    [LISTING.toUpperCase(), 'listing'],
+    [`${LISTING}; charset=utf-8`, 'listing'],
+    [`${LISTING}, application/json`, 'listing'],
+    [`application/json;q=0.9, ${LISTING}`, 'listing'],
+    [`${LISTING};q=0.5, */*;q=0.1`, 'listing'],
+    [`${LISTING};q=0.5, application/json`, 'plants'],
+    [`${LISTING};q=0.5, */*`, 'plants'],
+    [`${LISTING};q=0`, 'plants'],
+    [`${LISTING};q=2`, 'plants'],
+    ['application/vnd.plant-store.listing+jsonx', 'plants'],
+    ['text/plain', 'plants'],
+    ['application/xml', 'plants'],
+  ];
+  for (const [accept, expected] of cases) {
+    const answer = await list(accept === undefined ? alice : { ...alice, accept });
+    t.equal(answer.status, 200, `Accept: ${accept}`);
+    t.equal(answer.headers['content-type'], expected === 'listing' ? `${LISTING}; charset=utf-8` : 'application/json; charset=utf-8', `Accept: ${accept}`);
+    t.equal(answer.body, expected === 'listing' ? '[{"id":9223372036854775807,"name":"Max"}]' : '[{"name":"Max"}]', `Accept: ${accept}`);
+  }
+});
+
+t.test('the listing follows every write, like the Plant array', async (t) => {
+  const { alice, post, list, remove } = await setup(t);
+  const asListing = { ...alice, accept: LISTING };
+  const ids = async () => listed((await list(asListing, '?limit=2')).body).map((plant) => plant.id);
+  await post(alice, '{"id":5,"name":"five"}');
+  t.same(await ids(), [5n]);
+  t.same(await ids(), [5n], 'asked again: the same page');
+  await post(alice, '{"id":3,"name":"three"}');
+  t.same(await ids(), [3n, 5n], 'a create landing on the page');
+  await post(alice, '{"id":9,"name":"nine"}');
+  t.same(await ids(), [3n, 5n], 'a create after the page leaves it as it was');
+  t.match((await list(asListing, '?limit=2')).headers.link, /rel="next"/);
+  await remove(alice, '3');
+  t.same(await ids(), [5n, 9n], 'a delete');
+  t.same((await list(alice, '?limit=2')).json(), [{ name: 'five' }, { name: 'nine' }], 'and the default answer agrees');
 });

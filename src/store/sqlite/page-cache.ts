@@ -3,8 +3,10 @@
 // and all pages when another connection has committed, so none is stale.
 import type { PlantPage } from '../../pagination/page.js';
 
-/** Roughly what an entry costs beyond its text. */
+/** Roughly what an entry costs beyond its page. */
 const ENTRY_OVERHEAD = 120;
+
+const entryBytes = (page: PlantPage) => page.bytes + ENTRY_OVERHEAD;
 
 export class PageCache {
   readonly #owners = new Map<string, Map<number, PlantPage>>();
@@ -21,12 +23,12 @@ export class PageCache {
   }
 
   set(owner: string, limit: number, page: PlantPage): void {
-    const size = page.json.length * 2 + ENTRY_OVERHEAD;
+    const size = entryBytes(page);
     if (size > this.maxBytes) return;
     let pages = this.#owners.get(owner);
     if (pages === undefined) this.#owners.set(owner, (pages = new Map()));
     const previous = pages.get(limit);
-    if (previous !== undefined) this.#bytes -= previous.json.length * 2 + ENTRY_OVERHEAD;
+    if (previous !== undefined) this.#bytes -= entryBytes(previous);
     pages.set(limit, page);
     this.#bytes += size;
     // Owners in the order they were first cached: the oldest go first.
@@ -42,7 +44,7 @@ export class PageCache {
     if (pages === undefined) return;
     for (const [limit, page] of pages) {
       if (!changed(page)) continue;
-      this.#bytes -= page.json.length * 2 + ENTRY_OVERHEAD;
+      this.#bytes -= entryBytes(page);
       pages.delete(limit);
     }
     if (pages.size === 0) this.#owners.delete(owner);
@@ -51,7 +53,7 @@ export class PageCache {
   forget(owner: string): void {
     const pages = this.#owners.get(owner);
     if (pages === undefined) return;
-    for (const page of pages.values()) this.#bytes -= page.json.length * 2 + ENTRY_OVERHEAD;
+    for (const page of pages.values()) this.#bytes -= entryBytes(page);
     this.#owners.delete(owner);
   }
 

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
 import { createToken, hashToken } from '../../../src/auth/tokens.js';
 import { encodeCursor } from '../../../src/pagination/cursor.js';
-import type { PlantPage } from '../../../src/pagination/page.js';
+import { toPage, type PlantPage, type PlantRow } from '../../../src/pagination/page.js';
 import { PageCache } from '../../../src/store/sqlite/page-cache.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../helpers/app.js';
@@ -110,12 +110,13 @@ t.test("another process's commit drops the cached pages", async (t) => {
 
 t.test('the cache keeps within its budget, dropping the oldest owners first', async (t) => {
   const cache = new PageCache(10_000);
-  const page = { json: 'x'.repeat(1000) };
+  const plants = (count: number, name: string) => toPage(Array.from({ length: count }, (_, i): PlantRow => [BigInt(i), name, null]), count);
+  const page = plants(10, 'x'.repeat(30));
   for (let i = 0; i < 20; i++) cache.set(`user-${i}`, 20, page);
   t.ok(cache.bytes <= 10_000, `${cache.bytes} bytes`);
   t.notOk(cache.get('user-0', 20), 'the oldest went');
   t.ok(cache.get('user-19', 20), 'the newest stayed');
-  cache.set('huge', 20, { json: 'x'.repeat(20_000) });
+  cache.set('huge', 20, plants(1, 'x'.repeat(20_000)));
   t.notOk(cache.get('huge', 20), 'a page larger than the budget is not kept');
   cache.set('user-19', 20, page);
   cache.set('user-19', 20, page);
