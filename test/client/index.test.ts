@@ -1,7 +1,7 @@
 // @plant-store/client against a real listening server: exact int64 ids on the wire, typed
-// failures (409, 401, 404, 400) and the page iterator following Link headers.
+// failures (409, 401, 404, 400), the page iterators following Link headers, and ids read back exact.
 import t, { type Test } from 'tap';
-import { createPlantStoreClient, PlantStoreError, type ApiError } from '../../clients/typescript/src/index.js';
+import { createPlantStoreClient, LISTING_MEDIA_TYPE, PlantStoreError, type ApiError, type PlantListing } from '../../clients/typescript/src/index.js';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
 import { checkedFetch, listen } from '../helpers/checked-fetch.js';
 
@@ -112,4 +112,44 @@ t.test('allPlants throws a PlantStoreError carrying the 400 Error body', async (
   t.ok(failure instanceof PlantStoreError);
   t.equal((failure as PlantStoreError).status, 400);
   t.match((failure as PlantStoreError).body?.message, /limit/);
+});
+
+t.test('allPlantListings yields every plant with its id exact, beyond 2^53, page by page like allPlants', async (t) => {
+  const { client, wire } = await setup(t);
+  const edges = [MIN, MIN + 1n, -(2n ** 53n) - 1n, -1n, 0n, 2n ** 53n, 2n ** 53n + 1n, MAX - 1n, MAX];
+  for (const id of [...edges].reverse()) await client.POST('/plants', { body: { id, name: `p${id}`, ...(id % 2n === 0n ? {} : { tag: `t${id}` }) } });
+  wire.sent.length = 0;
+
+  const listings: PlantListing[] = [];
+  for await (const plant of client.allPlantListings({ limit: 4 })) listings.push(plant);
+  t.same(
+    listings,
+    edges.map((id) => (id % 2n === 0n ? { id, name: `p${id}` } : { id, name: `p${id}`, tag: `t${id}` })),
+    'every id exact (bigint, not a rounded number), in ascending order, tag only where set',
+  );
+  t.ok(listings.every((plant) => typeof plant.id === 'bigint'));
+  t.same(wire.sent.map((request) => request.headers.get('accept')), Array(3).fill(LISTING_MEDIA_TYPE), 'each of the three pages asked for the listing');
+  const plainNames: string[] = [];
+  for await (const plant of client.allPlants({ limit: 4 })) plainNames.push(plant.name);
+  t.same(plainNames, listings.map((plant) => plant.name), 'the same plants as allPlants');
+
+  const fromLocation = await client.POST('/plants', { body: { id: MAX - 2n, name: 'Located' } });
+  t.equal(fromLocation.response.headers.get('location'), `/plants/${MAX - 2n}`, 'POST answers where the plant is, digit for digit');
+});
+
+t.test('allPlantListings throws a PlantStoreError on a failed page, and says so when the service answers without ids', async (t) => {
+  const { baseUrl, client, wire } = await setup(t);
+  await t.rejects(client.allPlantListings({ limit: 0 }).next(), { name: 'PlantStoreError', status: 400 });
+  // A service (or proxy) that ignores Accept answers the Plant array: no ids to give.
+  const ignoringAccept = createPlantStoreClient({
+    baseUrl,
+    token: wire.sent[0]!.headers.get('authorization')!.slice('Bearer '.length),
+    fetch: (request) => {
+      const headers = new Headers(request.headers);
+      headers.delete('accept');
+      return wire.fetch(new Request(request, { headers }));
+    },
+  });
+  await client.POST('/plants', { body: { id: 1n, name: 'One' } });
+  await t.rejects(ignoringAccept.allPlantListings().next(), { name: 'TypeError', message: /answered application\/json; charset=utf-8 instead of application\/vnd\.plant-store\.listing\+json/ });
 });

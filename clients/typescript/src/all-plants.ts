@@ -1,28 +1,64 @@
-// An async iterator over all of a user's plants, one page after another, following rel="next".
+// Async iterators over all of a user's plants, one page after another, following rel="next": as Plants, or as listings with ids.
 import type { Client } from 'openapi-fetch';
 import type { components, paths } from '@plant-store/client/types';
 import { nextLink } from './link-header.js';
+import { LISTING_MEDIA_TYPE, parsePlantListings, type PlantListing } from './plant-listings.js';
 import { PlantStoreError } from './plant-store-error.js';
 
 type Plant = components['schemas']['Plant'];
+type ApiError = components['schemas']['Error'];
 
 export interface AllPlantsOptions {
   /** Plants per page, 1 to 1000 (the service's default is 100). */
   limit?: number;
 }
 
-export async function* allPlants(client: Client<paths>, options: AllPlantsOptions = {}): AsyncGenerator<Plant, void, undefined> {
-  let page = await client.GET('/plants', { params: { query: options.limit === undefined ? {} : { limit: options.limit } } });
+/** How a page is asked for: the first with the caller's limit, the next ones with exactly the query of the Link target. */
+type PageRequest = { params: { query: { limit?: number } } } | { querySerializer: () => string };
+
+interface PageAnswer<Item> {
+  items: readonly Item[] | undefined;
+  error: ApiError | undefined;
+  response: Response;
+}
+
+/** GET /plants page after page, through `get`, until a page has no rel="next". */
+async function* follow<Item>(options: AllPlantsOptions, get: (request: PageRequest) => Promise<PageAnswer<Item>>): AsyncGenerator<Item, void, undefined> {
+  let page = await get({ params: { query: options.limit === undefined ? {} : { limit: options.limit } } });
   for (;;) {
-    const { data, error, response } = page;
-    if (data === undefined) throw new PlantStoreError(response.status, error);
-    yield* data;
+    const { items, error, response } = page;
+    if (items === undefined) throw new PlantStoreError(response.status, error);
+    yield* items;
     const next = nextLink(response.headers.get('link'));
     if (next === undefined) return;
     // The next page is GET /plants with exactly the query of the Link target (its opaque
     // cursor and limit), sent through this client: the token only ever goes to the base URL
     // the client was given, whatever the Link says.
     const query = new URL(next, 'http://link.invalid').search.slice(1);
-    page = await client.GET('/plants', { querySerializer: () => query });
+    page = await get({ querySerializer: () => query });
   }
+}
+
+export function allPlants(client: Client<paths>, options: AllPlantsOptions = {}): AsyncGenerator<Plant, void, undefined> {
+  return follow(options, async (request) => {
+    const { data, error, response } = await client.GET('/plants', request);
+    return { items: data, error, response };
+  });
+}
+
+/**
+ * The same pages in the listing representation: each plant with its id, a bigint read digit for
+ * digit (the body is not given to JSON.parse, which would round ids past 2^53).
+ */
+export function allPlantListings(client: Client<paths>, options: AllPlantsOptions = {}): AsyncGenerator<PlantListing, void, undefined> {
+  return follow(options, async (request) => {
+    const { data, error, response } = await client.GET('/plants', { ...request, headers: { accept: LISTING_MEDIA_TYPE }, parseAs: 'text' });
+    if (data === undefined) return { items: undefined, error, response };
+    const type = response.headers.get('content-type') ?? '';
+    // A service older than the listing answers the Plant array, which has no ids: say so rather than fail on item 0.
+    if (type.split(';', 1)[0]!.trim().toLowerCase() !== LISTING_MEDIA_TYPE) {
+      throw new TypeError(`GET /plants answered ${type || 'no Content-Type'} instead of ${LISTING_MEDIA_TYPE}: the service (or a proxy before it) does not offer the listing.`);
+    }
+    return { items: parsePlantListings(data), error, response };
+  });
 }

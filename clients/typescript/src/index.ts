@@ -1,11 +1,13 @@
 // `@plant-store/client`: a typed client for the Plant Store API, a thin layer on openapi-fetch.
 import createClient, { defaultPathSerializer, type Client } from 'openapi-fetch';
 import type { components, paths } from '@plant-store/client/types';
-import { allPlants, type AllPlantsOptions } from './all-plants.js';
+import { allPlantListings, allPlants, type AllPlantsOptions } from './all-plants.js';
 import { assertExactNumber, stringifyExact } from './exact-json.js';
+import type { PlantListing } from './plant-listings.js';
 
 export { PlantStoreError } from './plant-store-error.js';
 export type { AllPlantsOptions } from './all-plants.js';
+export { LISTING_MEDIA_TYPE, parsePlantListings, type PlantListing } from './plant-listings.js';
 export type { components, paths } from '@plant-store/client/types';
 
 export type Plant = components['schemas']['Plant'];
@@ -22,10 +24,12 @@ export interface PlantStoreClientOptions {
   fetch?: (request: Request) => Promise<Response>;
 }
 
-/** openapi-fetch's client for `paths` (GET, POST, DELETE, ... with typed `data` and `error`), plus `allPlants`. */
+/** openapi-fetch's client for `paths` (GET, POST, DELETE, ... with typed `data` and `error`), plus the page iterators. */
 export type PlantStoreClient = Client<paths, 'application/json'> & {
   /** Every plant of the token's user, in ascending id order, fetching page after page as it goes. */
   allPlants(options?: AllPlantsOptions): AsyncGenerator<Plant, void, undefined>;
+  /** The same plants with their ids (`{ id: bigint, name, tag? }`), exact also beyond 2^53: GET /plants's listing representation. */
+  allPlantListings(options?: AllPlantsOptions): AsyncGenerator<PlantListing, void, undefined>;
 };
 
 export function createPlantStoreClient(options: PlantStoreClientOptions): PlantStoreClient {
@@ -40,5 +44,8 @@ export function createPlantStoreClient(options: PlantStoreClientOptions): PlantS
       return defaultPathSerializer(pathname, parameters);
     },
   });
-  return Object.assign(client, { allPlants: (listOptions?: AllPlantsOptions) => allPlants(client, listOptions) });
+  return Object.assign(client, {
+    allPlants: (listOptions?: AllPlantsOptions) => allPlants(client, listOptions),
+    allPlantListings: (listOptions?: AllPlantsOptions) => allPlantListings(client, listOptions),
+  });
 }
