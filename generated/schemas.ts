@@ -38,7 +38,7 @@ export const componentSchemas = [
     "properties": {
       "id": {
         "type": "integer",
-        "description": "The plant's id, a plain JSON integer kept exactly, also beyond 2^53: parse it\nwithout rounding (a plain JSON.parse in JavaScript rounds it).\n"
+        "description": "The plant's id, a plain JSON integer kept exactly, also beyond 2^53: parse it\nwithout rounding (a plain JSON.parse in JavaScript rounds it). Swagger UI's\nresponse panel re-formats bodies with JSON.parse, so there an id beyond 2^53\nshows rounded; the body itself is exact (curl, `@plant-store/client`).\n"
       },
       "name": {
         "type": "string",

@@ -166,7 +166,9 @@ export interface components {
             /**
              * Format: int64
              * @description The plant's id, a plain JSON integer kept exactly, also beyond 2^53: parse it
-             *     without rounding (a plain JSON.parse in JavaScript rounds it).
+             *     without rounding (a plain JSON.parse in JavaScript rounds it). Swagger UI's
+             *     response panel re-formats bodies with JSON.parse, so there an id beyond 2^53
+             *     shows rounded; the body itself is exact (curl, `@plant-store/client`).
              * @example 42
              */
             id: number | bigint;
