@@ -9,7 +9,7 @@ t.test('integers are bigints, digit for digit; everything else is what JSON.pars
   t.equal(parseExactJson('1e3'), 1000);
   t.equal(parseExactJson('-2.5E-1'), -0.25);
   for (const text of ['"a\\"b\\\\c\\u00e9\\ud83c\\udf35\\n"', 'true', 'false', 'null', ' {"a" : [ {} , [] , "x" ] } ', '{"name":"é 🌵 </script>","tag":""}', '[]']) {
-    const expected = JSON.parse(text, (_key, value) => value);
+    const expected = JSON.parse(text) as unknown;
     t.same(parseExactJson(text), expected, text);
   }
 });

@@ -1,7 +1,11 @@
 // A strict JSON parser that reads every integer as a bigint, so int64 ids come out exact (JSON.parse rounds them past 2^53).
 
-/** One token at a time, from a position: whitespace, then a string, a number, a literal or a punctuation mark. */
+/**
+ * One token at a time, from a position: whitespace, then a string, a number, a literal or a
+ * punctuation mark. JSON strings may not hold raw control characters, hence the range below.
+ */
 const TOKEN =
+  // eslint-disable-next-line no-control-regex
   /[ \t\n\r]*(?:("(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*")|(-?(?:0|[1-9][0-9]*))((?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)|(true|false|null)|([[\]{}:,]))/y;
 
 export type ExactJson = null | boolean | bigint | number | string | ExactJson[] | { [key: string]: ExactJson };
