@@ -1,4 +1,4 @@
-// A consumer script using `@plant-store/client`: create plants (one id beyond 2^53), list them all, delete one.
+// A consumer script using `@plant-store/client`: create plants (one id beyond 2^53), list them all, with their ids too, delete one.
 // Run: PLANT_STORE_URL=http://127.0.0.1:3000 PLANT_STORE_TOKEN=pst_... npx tsx examples/client-script.ts
 import { createPlantStoreClient, PlantStoreError, type ApiError, type NewPlant, type Plant } from '@plant-store/client';
 
@@ -11,10 +11,10 @@ const plants: NewPlant[] = [
   { id: 9223372036854775807n, name: 'Monstera', tag: 'tropical' }, // the largest int64, sent exactly
 ];
 for (const plant of plants) {
-  const { data, error } = await client.POST('/plants', { body: plant });
+  const { data, error, response } = await client.POST('/plants', { body: plant });
   if (error) throw new Error(`create failed: ${error.error} ${error.message}`);
   const created: Plant = data;
-  console.log(`created ${plant.id}: ${created.name}`);
+  console.log(`created ${plant.id}: ${created.name} at ${response.headers.get('location')}`);
 }
 
 const conflict = await client.POST('/plants', { body: { id: 1, name: 'Not a fern' } });
@@ -27,6 +27,9 @@ try {
   if (error instanceof PlantStoreError) console.error(`listing failed: ${error.status} ${error.message}`);
   throw error;
 }
+
+// The listing representation: the same plants with their ids, exact bigints (what a delete button needs).
+for await (const { id, name } of client.allPlantListings()) console.log(`id ${id}: ${name}`);
 
 const removed = await client.DELETE('/plants/{id}', { params: { path: { id: 1 } } });
 console.log(`deleted 1: ${removed.response.status}`);

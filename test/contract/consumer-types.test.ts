@@ -63,11 +63,13 @@ t.test('the example script runs against a live server', async (t) => {
     env: { ...process.env, PLANT_STORE_URL: server.url, PLANT_STORE_TOKEN: token },
   });
   t.same(stdout.trim().split('\n'), [
-    'created 1: Fern',
-    'created 9223372036854775807: Monstera',
+    'created 1: Fern at /plants/1',
+    'created 9223372036854775807: Monstera at /plants/9223372036854775807',
     'conflict: 409 A plant with id 1 already exists with a different name or tag; delete it first or use another id.',
     'listed: Fern',
     'listed: Monstera (tropical)',
+    'id 1: Fern',
+    'id 9223372036854775807: Monstera',
     'deleted 1: 204',
   ]);
   const auth = { headers: { authorization: `Bearer ${token}` } };
