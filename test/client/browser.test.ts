@@ -1,5 +1,5 @@
 // @plant-store/client in a real browser page on another origin, through CORS: bigint ids, the
-// exposed Link header that allPlants needs, typed failures; and a page on an origin that is
+// exposed Link and Location headers, ids read back exact from the listing, typed failures; and a page on an origin that is
 // not allowed cannot call the API at all.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,11 +20,16 @@ const PAGE = `<!doctype html>
   window.consumer = async (api, token) => {
     const client = createPlantStoreClient({ baseUrl: api, token });
     const created = [];
+    const locations = [];
     for (const id of [9223372036854775807n, 1n, -9223372036854775808n, 9223372036854775806n, 2n]) {
-      created.push((await client.POST('/plants', { body: { id, name: 'p' + id } })).response.status);
+      const { response } = await client.POST('/plants', { body: { id, name: 'p' + id } });
+      created.push(response.status);
+      locations.push(response.headers.get('location'));
     }
     const names = [];
     for await (const plant of client.allPlants({ limit: 2 })) names.push(plant.name);
+    const listings = [];
+    for await (const plant of client.allPlantListings({ limit: 2 })) listings.push(typeof plant.id + ' ' + plant.id + ' ' + plant.name);
     const conflict = await client.POST('/plants', { body: { id: 1n, name: 'another' } });
     const stranger = createPlantStoreClient({ baseUrl: api, token: 'pst_' + 'x'.repeat(43) });
     const denied = await stranger.GET('/plants');
@@ -32,7 +37,7 @@ const PAGE = `<!doctype html>
     const deleted = await client.DELETE('/plants/{id}', { params: { path: { id: 9223372036854775807n } } });
     const missing = await client.DELETE('/plants/{id}', { params: { path: { id: 9223372036854775807n } } });
     return {
-      created, names, thrown,
+      created, locations, names, listings, thrown,
       conflict: conflict.error,
       denied: { error: denied.error, challenge: denied.response.headers.get('www-authenticate') },
       deleted: deleted.response.status,
@@ -80,7 +85,9 @@ if (skip !== undefined) {
     const result = await runConsumer(page, api, token);
     t.same(result, {
       created: [200, 200, 200, 200, 200],
+      locations: ['/plants/9223372036854775807', '/plants/1', '/plants/-9223372036854775808', '/plants/9223372036854775806', '/plants/2'],
       names: ['p-9223372036854775808', 'p1', 'p2', 'p9223372036854775806', 'p9223372036854775807'],
+      listings: ['-9223372036854775808', '1', '2', '9223372036854775806', '9223372036854775807'].map((id) => `bigint ${id} p${id}`),
       thrown: 401,
       conflict: { error: 409, message: 'A plant with id 1 already exists with a different name or tag; delete it first or use another id.' },
       denied: { error: { error: 401, message: 'The bearer token is not valid; it may have been revoked. Ask for a new one.' }, challenge: 'Bearer realm="plant-store", error="invalid_token"' },
@@ -88,7 +95,7 @@ if (skip !== undefined) {
       missing: { error: 404, message: 'You have no plant with id 9223372036854775807.' },
     });
     const pages = seen.requests.filter((request) => request.method === 'GET' && request.url.startsWith(`${api}/plants`) && request.authorization?.startsWith('Bearer pst_') && !request.authorization.includes('xxxx'));
-    t.equal(pages.length, 3, 'allPlants read the exposed Link header and fetched all three pages');
+    t.equal(pages.length, 6, 'allPlants and allPlantListings each read the exposed Link header and fetched all three pages');
 
     await seen.settled();
     t.same(offsite(seen, [origin, api]), [], 'every request stayed on 127.0.0.1');
