@@ -17,14 +17,13 @@ export type ExactJson = null | boolean | bigint | number | string | ExactJson[] 
  */
 export function parseExactJson(text: string): ExactJson {
   let position = 0;
-  let token: RegExpExecArray | null = null;
 
   const fail = (): never => {
     throw new SyntaxError(`Not JSON at position ${position}: ${JSON.stringify(text.slice(position, position + 20))}`);
   };
   const next = (): RegExpExecArray => {
     TOKEN.lastIndex = position;
-    token = TOKEN.exec(text);
+    const token = TOKEN.exec(text);
     if (token === null) return fail();
     position = TOKEN.lastIndex;
     return token;
