@@ -1,20 +1,23 @@
 // Lint: typescript-eslint's strict type-checked rules over all TypeScript in the project, with the
 // few adjustments below, each for a reason of this codebase.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/**', 'clients/typescript/dist/**', 'generated/**', '.tap/**', 'bench/results/**', 'node_modules/**'] },
   js.configs.recommended,
-  ...tseslint.configs.strictTypeChecked,
+  tseslint.configs.strictTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname } },
     rules: {
       // Ids are bigints and counts are numbers; both print exactly in messages and URLs.
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
       // noUncheckedIndexedAccess makes every index possibly undefined; `!` marks the places where
       // the code has just checked, which is clearer than a second check that cannot fail.
       '@typescript-eslint/no-non-null-assertion': 'off',
+      // A leading underscore marks a parameter a signature requires but this code does not use.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
     },
   },
   {
