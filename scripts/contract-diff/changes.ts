@@ -1,0 +1,34 @@
+// What the breaking-change gate reports: one change, in one operation, at one JSON pointer of openapi.yaml.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export type Severity = 'breaking' | 'non-breaking';
+
+export interface Change {
+  severity: Severity;
+  /** `POST /plants`, or `(document)` for changes outside any operation. */
+  operation: string;
+  /** RFC 6901 pointer into the new openapi.yaml (the old one for removals), where the change is written. */
+  pointer: string;
+  message: string;
+}
+
+export function isObject(value: Json | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const pointerTo = (...segments: (string | number)[]) => segments.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+
+/** Collects changes for one operation; the same change reached twice (a shared component) is kept once. */
+export class Changes {
+  readonly list: Change[] = [];
+  readonly #seen = new Set<string>();
+
+  add(severity: Severity, operation: string, pointer: string, message: string): void {
+    const key = `${severity} ${operation} ${pointer} ${message}`;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.list.push({ severity, operation, pointer, message });
+  }
+}
