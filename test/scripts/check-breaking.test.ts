@@ -3,7 +3,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { parse, stringify } from 'yaml';
 import { projectRoot } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -32,7 +32,7 @@ const commit = (dir: string, message: string) => {
 };
 
 /** A repository with a 1.0.0 release, then a commit that only edits a description. */
-function repository(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+function repository(t: Test) {
   const dir = tempDir(t);
   git(dir, 'init', '-q');
   writeFileSync(join(dir, 'openapi.yaml'), original);
