@@ -18,6 +18,9 @@ export function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A JSON value as text for a message: strings as they are, anything else as JSON. */
+export const text = (value: Json | undefined): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
 export const pointerTo = (...segments: (string | number)[]) => segments.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 
 /** Collects changes for one operation; the same change reached twice (a shared component) is kept once. */

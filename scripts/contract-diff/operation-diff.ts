@@ -1,6 +1,6 @@
 // Compares two OpenAPI 3.1 documents operation by operation: paths, operations, parameters, request
 // bodies, responses (status, headers, bodies) and the security each operation needs.
-import { Changes, isObject, pointerTo, type Change, type Json, type JsonObject } from './changes.js';
+import { Changes, isObject, pointerTo, text, type Change, type Json, type JsonObject } from './changes.js';
 import { follow } from './resolve.js';
 import { diffSchema, type Direction } from './schema-diff.js';
 
@@ -80,7 +80,7 @@ function parameters(document: JsonObject, item: JsonObject, operation: JsonObjec
     list(owner.parameters).forEach((entry, index) => {
       const { node, pointer: where } = follow(document, entry, `${at}/parameters/${index}`);
       const parameter = object(node);
-      found.set(`${String(parameter.in)} parameter ${String(parameter.name)}`, { node: parameter, pointer: where });
+      found.set(`${text(parameter.in)} parameter ${text(parameter.name)}`, { node: parameter, pointer: where });
     });
   }
   return found;
@@ -118,8 +118,14 @@ function diffRequestBody(sides: Sides, before: Json | undefined, after: Json | u
   const is = follow(sides.after, after, pointer);
   const a = object(was.node);
   const b = object(is.node);
-  if (after === undefined) return changes.add('breaking', operation, was.pointer, 'request body removed');
-  if (before === undefined) return changes.add(b.required === true ? 'breaking' : 'non-breaking', operation, is.pointer, `new ${b.required === true ? 'required' : 'optional'} request body`);
+  if (after === undefined) {
+    changes.add('breaking', operation, was.pointer, 'request body removed');
+    return;
+  }
+  if (before === undefined) {
+    changes.add(b.required === true ? 'breaking' : 'non-breaking', operation, is.pointer, `new ${b.required === true ? 'required' : 'optional'} request body`);
+    return;
+  }
   if (a.required !== true && b.required === true) changes.add('breaking', operation, is.pointer + '/required', 'request body is now required');
   if (a.required === true && b.required !== true) changes.add('non-breaking', operation, is.pointer + '/required', 'request body is no longer required');
   if (a.description !== b.description) changes.add('non-breaking', operation, is.pointer + '/description', 'request body description changed');
@@ -183,7 +189,7 @@ function alternatives(security: Json | undefined): string[][] {
   const requirements = list(security);
   if (requirements.length === 0) return [[]];
   return requirements.map((requirement) =>
-    Object.entries(object(requirement)).flatMap(([scheme, scopes]) => [scheme, ...list(scopes).map((scope) => `${scheme}:${String(scope)}`)]),
+    Object.entries(object(requirement)).flatMap(([scheme, scopes]) => [scheme, ...list(scopes).map((scope) => `${scheme}:${text(scope)}`)]),
   );
 }
 
@@ -206,8 +212,9 @@ function diffSecuritySchemes(before: JsonObject, after: JsonObject, changes: Cha
   const schemesAfter = object(object(after.components).securitySchemes);
   for (const name of new Set([...Object.keys(schemesBefore), ...Object.keys(schemesAfter)])) {
     const pointer = pointerTo('components', 'securitySchemes', name);
-    const { description: _a, ...was } = object(schemesBefore[name]);
-    const { description: _b, ...is } = object(schemesAfter[name]);
+    // A description tells people things; any other field of a scheme changes what clients send.
+    const was = { ...object(schemesBefore[name]), description: null };
+    const is = { ...object(schemesAfter[name]), description: null };
     if (schemesAfter[name] === undefined) changes.add('breaking', '(document)', pointer, `security scheme ${name} removed`);
     else if (schemesBefore[name] === undefined) changes.add('non-breaking', '(document)', pointer, `new security scheme ${name}`);
     else if (JSON.stringify(was) !== JSON.stringify(is)) changes.add('breaking', '(document)', pointer, `security scheme ${name} changed`);

@@ -1,6 +1,6 @@
 // Compares two JSON Schemas (OpenAPI 3.1 dialect) in the direction data flows: a request schema may
 // only widen (clients' data must stay valid), a response schema may only narrow (clients' expectations must hold).
-import { isObject, pointerTo, type Changes, type Json, type JsonObject, type Severity } from './changes.js';
+import { isObject, pointerTo, text as show, type Changes, type Json, type JsonObject, type Severity } from './changes.js';
 import { follow } from './resolve.js';
 
 export type Direction = 'request' | 'response';
@@ -26,7 +26,7 @@ const text = (value: Json | undefined) => JSON.stringify(value);
 /** integer is part of number: ['number'] accepts everything ['integer'] does. */
 function types(schema: JsonObject): Set<string> | undefined {
   if (schema.type === undefined) return undefined;
-  return new Set(Array.isArray(schema.type) ? schema.type.map(String) : [String(schema.type)]);
+  return new Set(Array.isArray(schema.type) ? schema.type.map(show) : [show(schema.type)]);
 }
 const covers = (set: Set<string>, type: string) => set.has(type) || (type === 'integer' && set.has('number'));
 
@@ -52,9 +52,15 @@ export function diffSchema(context: SchemaContext, before: Json | undefined, aft
     changes.add(severity, operation, keyword === undefined ? base : base + pointerTo(keyword), `${label}: ${message}`);
   };
   // A narrower schema accepts less: that breaks requests; a wider one breaks responses.
-  const narrowed = (keyword: string, message: string) => report(direction === 'request' ? 'breaking' : 'non-breaking', keyword, `${message} (narrower)`);
-  const widened = (keyword: string, message: string) => report(direction === 'response' ? 'breaking' : 'non-breaking', keyword, `${message} (wider)`);
-  const changed = (keyword: string, message: string) => report('breaking', keyword, message);
+  const narrowed = (keyword: string, message: string) => {
+    report(direction === 'request' ? 'breaking' : 'non-breaking', keyword, `${message} (narrower)`);
+  };
+  const widened = (keyword: string, message: string) => {
+    report(direction === 'response' ? 'breaking' : 'non-breaking', keyword, `${message} (wider)`);
+  };
+  const changed = (keyword: string, message: string) => {
+    report('breaking', keyword, message);
+  };
 
   if (from.node === true || from.node === false || to.node === true || to.node === false) {
     if (text(from.node) !== text(to.node)) changed('', `schema changed from ${text(from.node)} to ${text(to.node)}`);
@@ -155,7 +161,11 @@ export function diffSchema(context: SchemaContext, before: Json | undefined, aft
   const tupleBefore = Array.isArray(a.prefixItems) ? a.prefixItems : [];
   const tupleAfter = Array.isArray(b.prefixItems) ? b.prefixItems : [];
   if (tupleBefore.length !== tupleAfter.length) changed('prefixItems', `prefixItems changed from ${tupleBefore.length} to ${tupleAfter.length} entries`);
-  else tupleBefore.forEach((item, index) => diffSchema(context, item, tupleAfter[index], `${from.pointer}/prefixItems/${index}`, `${to.pointer}/prefixItems/${index}`, `${at}[${index}]`, visited));
+  else {
+    tupleBefore.forEach((item, index) => {
+      diffSchema(context, item, tupleAfter[index], `${from.pointer}/prefixItems/${index}`, `${to.pointer}/prefixItems/${index}`, `${at}[${index}]`, visited);
+    });
+  }
 
   for (const keyword of new Set([...Object.keys(a), ...Object.keys(b)])) {
     if (HANDLED.has(keyword) || text(a[keyword]) === text(b[keyword])) continue;

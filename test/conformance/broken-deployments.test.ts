@@ -42,10 +42,7 @@ const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: 
   },
   'drops WWW-Authenticate': {
     fault: () => ({
-      response: (response) => {
-        const { 'www-authenticate': _dropped, ...headers } = response.headers;
-        return { ...response, headers };
-      },
+      response: (response) => ({ ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'www-authenticate')) }),
     }),
     names: /^FAIL {2}GET \/plants {2}refuses a request without a token: expected 401 with WWW-Authenticate: Bearer realm="plant-store"; got 401 WWW-Authenticate: \(none\) .*lacks the required header WWW-Authenticate/m,
   },
@@ -94,7 +91,9 @@ t.test('interrupted (SIGINT) in the middle, it still deletes every plant it crea
     held = resolve;
   });
   let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const proxy = await faultyProxy(t, server.url, {
     // Holds the first page of the pagination walk: by then the run has created its plants.
     request: async (request) => {
@@ -109,7 +108,11 @@ t.test('interrupted (SIGINT) in the middle, it still deletes every plant it crea
   const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const exit = new Promise<Finished>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr: '' })));
+  const exit = new Promise<Finished>((resolve) => {
+    child.on('close', (code, signal) => {
+      resolve({ code, signal, stdout, stderr: '' });
+    });
+  });
   await reached;
   t.not((await listAll(server.url, server.token)).length, 0, 'the run has plants of its own now');
   child.kill('SIGINT');

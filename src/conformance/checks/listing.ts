@@ -16,9 +16,9 @@ interface Walk {
 /** Follows rel="next" from /plants?limit=`limit` to the last page. */
 async function walk(run: Run, token: string, limit: number): Promise<Walk> {
   const names: string[] = [];
-  let path: string | undefined = `/plants?limit=${limit}`;
+  let path = `/plants?limit=${limit}`;
   let pages = 0;
-  while (path !== undefined) {
+  for (;;) {
     if (++pages > MAX_PAGES) return { names, pages, problem: `more than ${MAX_PAGES} pages; give conformance runs a user of their own` };
     const exchange: Exchange = await run.http.send('GET', path, { token });
     if (exchange.status !== 200) return { names, pages, problem: `page ${pages} (${path}) answered ${seen(exchange)}` };
