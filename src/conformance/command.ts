@@ -36,6 +36,7 @@ function options(args: string[]) {
 /** Deletes what the run created; a plant that cannot be deleted is named, so a person can. */
 async function cleanUp(run: Run, print: (text: string) => void): Promise<boolean> {
   await run.http.settled();
+  const first = run.http.problems.length;
   for (const { token, id } of [...run.created.values()]) {
     for (let attempt = 0; attempt < 3 && run.created.has(`${token} ${id}`); attempt++) {
       try {
@@ -48,6 +49,9 @@ async function cleanUp(run: Run, print: (text: string) => void): Promise<boolean
     }
   }
   const left = [...run.created.values()];
+  // The cleanup's answers are held to the contract too.
+  const problems = run.http.problems.slice(first);
+  if (problems.length > 0) run.results.push({ status: 'fail', operation: 'DELETE /plants/{id}', title: 'answers the cleanup as openapi.yaml says', expected: 'answers that follow openapi.yaml', actual: problems.slice(0, 5).join('; '), seconds: 0 });
   if (left.length === 0) print(`cleanup: no plant of this run is left (id block ${run.block} to ${run.id(999)})`);
   else print(`cleanup: FAILED, these plants of this run are left: ${left.map(({ token, id }) => `${id} (${token === run.options.token ? '--token' : '--other-token'})`).join(', ')}`);
   return left.length === 0;

@@ -65,7 +65,7 @@ export class Run {
       verdict = await body();
     } catch (error) {
       if (error instanceof Interrupted) throw error;
-      verdict = { ok: false, actual: `no answer: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}` };
+      verdict = { ok: false, actual: `failed: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}` };
     }
     const problems = this.http.problems.slice(first);
     const result: Result = {

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import t, { type Test } from 'tap';
 import { faultyProxy, type Fault, type ProxiedRequest } from '../helpers/faulty-proxy.js';
 import { listAll } from '../helpers/load.js';
-import { cliCommand, runCli, startServer, type Finished } from '../helpers/process.js';
+import { cliCommand, freePort, runCli, startServer, type Finished } from '../helpers/process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 interface Deployment {
@@ -125,4 +125,33 @@ t.test('interrupted (SIGINT) in the middle, it still deletes every plant it crea
   t.match(stdout, /^cleanup: no plant of this run is left/m);
   t.match(stdout, /\(interrupted\)$/m);
   t.same(await listAll(server.url, server.token), [], 'no plant of the run is left');
+});
+
+t.test('a deployment serving another contract is named by the differing pointers', async (t) => {
+  const server = await deployment(t);
+  const proxy = await faultyProxy(t, server.url, {
+    response: (response, request) => (request.url === '/openapi.json' ? { ...response, body: response.body.replace('"version":"1.0.0"', '"version":"1.1.0"') } : response),
+  });
+  const run = await runCli(args(proxy, server), {});
+  t.equal(run.code, 1);
+  t.match(run.stdout, /^FAIL {2}GET \/openapi\.json {2}serves the contract this command ships with: expected 200 with a document equal to openapi\.yaml; got 200, differs at \/info\/version$/m);
+});
+
+t.test('plants it cannot delete are named, and fail the run', async (t) => {
+  const server = await deployment(t);
+  const proxy = await faultyProxy(t, server.url, {
+    answer: (request) => (request.method === 'DELETE' && request.headers.authorization === `Bearer ${server.token}` ? { status: 503, headers: { 'content-type': 'application/json' }, body: '{"error":503,"message":"Down."}' } : undefined),
+  });
+  const run = await runCli(args(proxy, server), {});
+  t.equal(run.code, 1);
+  t.match(run.stdout, /^cleanup: FAILED, these plants of this run are left: \d+ \(--token\)/m);
+  t.match(run.stdout, /DELETE \/plants\/\{id\} 503 is not declared|answered 503, which openapi\.yaml does not declare/);
+});
+
+t.test('a deployment that does not answer fails every check, saying so', async (t) => {
+  const port = await freePort();
+  const run = await runCli(['conformance', '--base-url', `http://127.0.0.1:${port}`, '--token', 'a', '--other-token', 'b'], {});
+  t.equal(run.code, 1);
+  t.match(run.stdout, /^FAIL {2}GET \/openapi\.json {2}.*got failed: fetch failed \(connect ECONNREFUSED/m);
+  t.match(run.stdout, /^0 passed, \d+ failed$/m);
 });

@@ -40,11 +40,11 @@ async function walk(run: Run, token: string, limit: number): Promise<Walk> {
 export async function listingChecks(run: Run): Promise<void> {
   const labels = ['page a', 'page b', 'page c', 'page d', 'page e'];
   const made = labels.map((label) => run.name(label));
-  // Created in descending id order, so the order of the walk is the service's, not the order of creation.
-  for (let index = labels.length - 1; index >= 0; index--) await run.create(run.id(20 + index), made[index]!, 'conformance');
   const mine = (names: string[]) => names.filter((name) => name.startsWith(run.name('page')));
 
   await run.check('GET /plants', `walks Link pages of ${PAGE} to the end: each plant once, in ascending id order`, made.join(', '), async (): Promise<Verdict> => {
+    // Created in descending id order, so the order of the walk is the service's, not the order of creation.
+    for (let index = labels.length - 1; index >= 0; index--) await run.create(run.id(20 + index), made[index]!, 'conformance');
     const result = await walk(run, run.options.token, PAGE);
     const found = mine(result.names);
     const actual = `${result.pages} pages; this run's plants: ${found.join(', ') || '(none)'}${result.problem ? `; ${result.problem}` : ''}`;
