@@ -34,7 +34,7 @@ function options(args: string[]) {
 }
 
 /** Deletes what the run created; a plant that cannot be deleted is named, so a person can. */
-async function cleanUp(run: Run, print: (text: string) => void): Promise<boolean> {
+async function cleanUp(run: Run, print: (text: string) => void): Promise<void> {
   await run.http.settled();
   const first = run.http.problems.length;
   for (const { token, id } of [...run.created.values()]) {
@@ -51,10 +51,14 @@ async function cleanUp(run: Run, print: (text: string) => void): Promise<boolean
   const left = [...run.created.values()];
   // The cleanup's answers are held to the contract too.
   const problems = run.http.problems.slice(first);
-  if (problems.length > 0) run.results.push({ status: 'fail', operation: 'DELETE /plants/{id}', title: 'answers the cleanup as openapi.yaml says', expected: 'answers that follow openapi.yaml', actual: problems.slice(0, 5).join('; '), seconds: 0 });
-  if (left.length === 0) print(`cleanup: no plant of this run is left (id block ${run.block} to ${run.id(999)})`);
-  else print(`cleanup: FAILED, these plants of this run are left: ${left.map(({ token, id }) => `${id} (${token === run.options.token ? '--token' : '--other-token'})`).join(', ')}`);
-  return left.length === 0;
+  const fail = (title: string, expected: string, actual: string) => {
+    const result = { status: 'fail', operation: 'DELETE /plants/{id}', title, expected, actual, seconds: 0 } as const;
+    run.results.push(result);
+    print(line(result));
+  };
+  if (problems.length > 0) fail('answers the cleanup as openapi.yaml says', 'answers that follow openapi.yaml', problems.slice(0, 5).join('; '));
+  if (left.length > 0) fail('deletes every plant of this run', 'none left', left.map(({ token, id }) => `${id} (${token === run.options.token ? '--token' : '--other-token'})`).join(', '));
+  print(left.length === 0 ? `cleanup: no plant of this run is left (id block ${run.block} to ${run.id(999)})` : `cleanup: FAILED, ${left.length} ${left.length === 1 ? 'plant of this run is' : 'plants of this run are'} left (listed above)`);
 }
 
 /** Runs the command; answers the exit code: 0 conforms, 1 does not, 2 usage, 130 interrupted. */
@@ -92,10 +96,16 @@ export async function conformanceCommand(args: string[]): Promise<number> {
     if (!(error instanceof Interrupted)) throw error;
     interrupted = true;
   } finally {
-    const clean = await cleanUp(run, print);
-    if (!clean) run.results.push({ status: 'fail', operation: 'DELETE /plants/{id}', title: "deletes every plant of this run", expected: 'none left', actual: 'some are left (listed above)', seconds: 0 });
+    await cleanUp(run, print);
   }
-  if (settings.rateLimit && !interrupted) await rateLimitCheck(run).catch((error: unknown) => { if (!(error instanceof Interrupted)) throw error; });
+  if (settings.rateLimit && !interrupted) {
+    try {
+      await rateLimitCheck(run);
+    } catch (error) {
+      if (!(error instanceof Interrupted)) throw error;
+      interrupted = true;
+    }
+  }
   process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
 
   if (settings.junit !== undefined) writeJunit(settings.junit, run.results, `plant-store conformance of ${settings.baseUrl}`);

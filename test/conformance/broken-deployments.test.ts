@@ -144,7 +144,8 @@ t.test('plants it cannot delete are named, and fail the run', async (t) => {
   });
   const run = await runCli(args(proxy, server), {});
   t.equal(run.code, 1);
-  t.match(run.stdout, /^cleanup: FAILED, these plants of this run are left: \d+ \(--token\)/m);
+  t.match(run.stdout, /^FAIL {2}DELETE \/plants\/\{id\} {2}deletes every plant of this run: expected none left; got \d+ \(--token\)/m);
+  t.match(run.stdout, /^cleanup: FAILED, \d+ plants? of this run (is|are) left \(listed above\)$/m);
   t.match(run.stdout, /DELETE \/plants\/\{id\} 503 is not declared|answered 503, which openapi\.yaml does not declare/);
 });
 
