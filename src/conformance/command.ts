@@ -21,8 +21,9 @@ function options(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { 'base-url': { type: 'string' }, token: { type: 'string' }, 'other-token': { type: 'string' }, junit: { type: 'string' }, 'rate-limit': { type: 'boolean', default: false } },
+    options: { 'base-url': { type: 'string' }, token: { type: 'string' }, 'other-token': { type: 'string' }, junit: { type: 'string' }, 'rate-limit': { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
   });
+  if (values.help) return undefined;
   const baseUrl = values['base-url']?.replace(/\/+$/, '');
   const { token } = values;
   const otherToken = values['other-token'];
@@ -69,6 +70,10 @@ export async function conformanceCommand(args: string[]): Promise<number> {
   } catch (error) {
     process.stderr.write(`plant-store conformance: ${(error as Error).message}\nUsage: ${CONFORMANCE_USAGE}\n`);
     return 2;
+  }
+  if (settings === undefined) {
+    process.stdout.write(`Usage: ${CONFORMANCE_USAGE}\nWhat it checks and changes: docs/contract-checks.md\n`);
+    return 0;
   }
   const print = (text: string) => process.stdout.write(`${text}\n`);
   const contract = loadContract();

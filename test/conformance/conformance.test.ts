@@ -62,4 +62,7 @@ t.test('usage errors exit 2 and say what is missing', async (t) => {
   const same = await runCli(['conformance', '--base-url', 'http://127.0.0.1:1', '--token', 'a', '--other-token', 'a'], {});
   t.equal(same.code, 2);
   t.match(same.stderr, 'another user');
+  const help = await runCli(['conformance', '--help'], {});
+  t.equal(help.code, 0);
+  t.match(help.stdout, /^Usage: plant-store conformance --base-url <url>/);
 });
