@@ -44,6 +44,9 @@ export async function plantChecks(run: Run): Promise<void> {
   for (const [what, id] of [['an id that is not a number', 'ten'], ['a fractional id', '1.5'], ['an id beyond int64', '9223372036854775808']]) {
     await run.check('DELETE /plants/{id}', `refuses ${what}`, '400', async () => status(await run.http.send('DELETE', `/plants/${id}`, { token: run.options.token }), 400));
   }
+  // openapi.yaml declares 413 and 415 for DELETE too: a body, if one is sent, is held to the same rules.
+  await run.check('DELETE /plants/{id}', 'refuses a body over 16 KiB', '413', async () => status(await run.http.send('DELETE', `/plants/${run.id(13)}`, { token: run.options.token, body: `{"pad":"${'x'.repeat(17 * 1024)}"}` }), 413));
+  await run.check('DELETE /plants/{id}', 'refuses a body that is not JSON', '415', async () => status(await run.http.send('DELETE', `/plants/${run.id(13)}`, { token: run.options.token, body: 'x', contentType: 'text/plain' }), 415));
   await run.check('DELETE /plants/{id}', 'answers 404 for an id the user has no plant with', '404', async () => status(await run.remove(run.id(12)), 404));
   await run.check('DELETE /plants/{id}', 'deletes a plant, then it is gone', '204 with no body, then 404', async () => {
     const first = await run.remove(run.id(1));
