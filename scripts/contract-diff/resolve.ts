@@ -8,10 +8,16 @@ export interface Located {
   pointer: string;
 }
 
+/**
+ * In OpenAPI 3.1 a `$ref` may have siblings (a schema's keywords apply together with the target's, a
+ * reference's description overrides the target's): they are laid over the target, nearest last.
+ */
 export function follow(document: JsonObject, node: Json | undefined, pointer: string): Located {
   const seen = new Set<string>();
+  const layers: JsonObject[] = [];
   while (isObject(node) && typeof node.$ref === 'string') {
-    const ref = node.$ref;
+    const { $ref: ref, ...siblings } = node;
+    if (Object.keys(siblings).length > 0) layers.unshift(siblings);
     if (!ref.startsWith('#/')) throw new Error(`${pointer}: only local $refs are supported, not ${ref}`);
     if (seen.has(ref)) throw new Error(`${pointer}: $ref cycle through ${ref}`);
     seen.add(ref);
@@ -23,5 +29,6 @@ export function follow(document: JsonObject, node: Json | undefined, pointer: st
       .reduce<Json | undefined>((at, key) => (isObject(at) ? at[key] : Array.isArray(at) ? at[Number(key)] : undefined), document);
     if (node === undefined) throw new Error(`${pointer}: $ref ${ref} names nothing`);
   }
+  if (layers.length > 0 && isObject(node)) node = Object.assign({}, node, ...layers) as JsonObject;
   return { node, pointer };
 }

@@ -154,6 +154,13 @@ t.test('a keyword the gate does not know is breaking, not silently ignored', asy
   t.same(lines(diff((d) => (newPlant(d).properties.name.anyOf = [{ maxLength: 5 }]))), ['breaking POST /plants /components/schemas/NewPlant/properties/name/anyOf']);
 });
 
+t.test('3.1 keywords beside a $ref count: a sibling maxLength lowered is breaking', async (t) => {
+  const sibling = (d: any) => (newPlant(d).properties.name = { $ref: '#/components/schemas/Plant/properties/name', maxLength: 150 });
+  t.same(diff(() => undefined, sibling), []);
+  t.same(lines(diff((d) => (newPlant(d).properties.name.maxLength = 100), sibling)), ['breaking POST /plants /components/schemas/Plant/properties/name/maxLength']);
+  t.same(lines(diff((d) => (newPlant(d).properties.name.description = 'Its name.'), sibling)), ['non-breaking POST /plants /components/schemas/Plant/properties/name/description']);
+});
+
 t.test('recursive schemas terminate', async (t) => {
   const recursive = (d: any) => (d.components.schemas.Plant.properties.child = { $ref: '#/components/schemas/Plant' });
   t.same(diff(() => undefined, recursive), []);
