@@ -10,17 +10,18 @@ import { runCli, startServer } from '../helpers/process.js';
 import { freshStore } from '../helpers/store-under-test.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
+/** One server for the file (each run leaves nothing behind); carol's token is for the run that uses up its rate limit. */
 async function deployment(t: Test) {
   const { env } = await freshStore(t);
   // Every run makes six failed authentications on purpose; the default limit of 30 a minute would stop the fifth run.
   const server = await startServer(t, { ...env, BOOTSTRAP_TOKEN: 'off', LOG_LEVEL: 'warn', AUTH_FAILURES_PER_MINUTE: '1000' });
-  const token = (await runCli(['token', 'create', 'alice'], env)).stdout.trim();
-  const otherToken = (await runCli(['token', 'create', 'bob'], env)).stdout.trim();
-  return { url: server.url, token, otherToken };
+  const [token, otherToken, spentToken] = await Promise.all(['alice', 'bob', 'carol'].map(async (user) => (await runCli(['token', 'create', user], env)).stdout.trim()));
+  return { url: server.url, token: token!, otherToken: otherToken!, spentToken: spentToken! };
 }
+const shared = deployment(t);
 
 t.test('a correct deployment conforms: every check passes, the report is written, nothing is left', async (t) => {
-  const { url, token, otherToken } = await deployment(t);
+  const { url, token, otherToken } = await shared;
   const junit = join(tempDir(t), 'conformance.xml');
   const run = await runCli(['conformance', '--base-url', url, '--token', token, '--other-token', otherToken, '--junit', junit], {});
   t.equal(run.code, 0, run.stdout + run.stderr);
@@ -41,15 +42,15 @@ t.test('a correct deployment conforms: every check passes, the report is written
 });
 
 t.test('--rate-limit adds a 429 check, after the plants are gone', async (t) => {
-  const { url, token, otherToken } = await deployment(t);
-  const run = await runCli(['conformance', '--base-url', url, '--token', token, '--other-token', otherToken, '--rate-limit'], {});
+  const { url, spentToken, otherToken } = await shared;
+  const run = await runCli(['conformance', '--base-url', url, '--token', spentToken, '--other-token', otherToken, '--rate-limit'], {});
   t.equal(run.code, 0, run.stdout + run.stderr);
   t.match(run.stdout, /^PASS {2}GET \/plants {2}limits requests per token: expected 429 with Retry-After.*; got after \d+ requests: 429 Retry-After: \d+/m);
   t.ok(run.stdout.indexOf('cleanup:') < run.stdout.indexOf('limits requests per token'));
 });
 
 t.test('the built command finds the openapi.yaml of its package from any directory', { skip: existsSync(join(projectRoot, 'dist/src/conformance/command.js')) ? false : 'no dist/: npm test builds it first (npm run build)' }, async (t) => {
-  const { url, token, otherToken } = await deployment(t);
+  const { url, token, otherToken } = await shared;
   const run = spawnSync(process.execPath, [join(projectRoot, 'dist/src/cli.js'), 'conformance', '--base-url', url, '--token', token, '--other-token', otherToken], { cwd: tempDir(t), encoding: 'utf8' });
   t.equal(run.status, 0, run.stdout + run.stderr);
   t.match(run.stdout, `to ${join(projectRoot, 'openapi.yaml')} (info.version`);
