@@ -6,6 +6,7 @@ import { faultyProxy, type Fault, type ProxiedRequest } from '../helpers/faulty-
 import { listAll } from '../helpers/load.js';
 import { cliCommand, freePort, runCli, startServer, type Finished } from '../helpers/process.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { until } from '../helpers/until.js';
 
 interface Deployment {
   url: string;
@@ -120,7 +121,7 @@ t.test('interrupted (SIGINT) in the middle, it still deletes every plant it crea
   t.not((await listAll(server.url, server.token)).length, 0, 'the run has plants of its own now');
   child.kill('SIGINT');
   // The signal is handled before the held answer comes back: wait for the line that says so.
-  for (const started = Date.now(); !stdout.includes('SIGINT: stopping') && Date.now() - started < 10_000; ) await new Promise((resolve) => setTimeout(resolve, 20));
+  await until(() => stdout.includes('SIGINT: stopping'), 10_000, 'the line that says the signal was received');
   release();
   const { code } = await exit;
   t.equal(code, 130, stdout);
