@@ -3,10 +3,11 @@
 import { Changes, isObject, pointerTo, text, type Change, type Json, type JsonObject } from './changes.js';
 import { follow } from './resolve.js';
 import { diffSchema, type Direction } from './schema-diff.js';
+import { diffSecurity, diffSecuritySchemes } from './security-diff.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-interface Sides {
+export interface Sides {
   before: JsonObject;
   after: JsonObject;
   operation: string;
@@ -182,42 +183,4 @@ function diffResponse(sides: Sides, before: { node: Json | undefined; pointer: s
     if (!namesBefore.has(lower)) changes.add('non-breaking', operation, after.pointer + pointerTo('headers', name), `response ${status}: new header ${name}`);
   }
   diffContent(sides, a, b, before.pointer, after.pointer, 'response', `response ${status} body`);
-}
-
-/** A set of alternatives, each a set of schemes that must all be satisfied; `[]` means no token is needed. */
-function alternatives(security: Json | undefined): string[][] {
-  const requirements = list(security);
-  if (requirements.length === 0) return [[]];
-  return requirements.map((requirement) =>
-    Object.entries(object(requirement)).flatMap(([scheme, scopes]) => [scheme, ...list(scopes).map((scope) => `${scheme}:${text(scope)}`)]),
-  );
-}
-
-function diffSecurity(sides: Sides, before: Json | undefined, after: Json | undefined, pointer: string): void {
-  const was = alternatives(before);
-  const is = alternatives(after);
-  // A client that satisfied an old alternative must still satisfy some new one.
-  const stillMet = (old: string[]) => is.some((alternative) => alternative.every((need) => old.includes(need)));
-  const lost = was.filter((old) => !stillMet(old));
-  const describe = (alternative: string[]) => (alternative.length === 0 ? 'no token' : alternative.join(' + '));
-  if (lost.length > 0) {
-    sides.changes.add('breaking', sides.operation, pointer + '/security', `security requirement added: callers with ${lost.map(describe).join(' or ')} are refused now (needs ${is.map(describe).join(' or ')})`);
-  } else if (JSON.stringify(was) !== JSON.stringify(is)) {
-    sides.changes.add('non-breaking', sides.operation, pointer + '/security', `security relaxed: ${is.map(describe).join(' or ')}`);
-  }
-}
-
-function diffSecuritySchemes(before: JsonObject, after: JsonObject, changes: Changes): void {
-  const schemesBefore = object(object(before.components).securitySchemes);
-  const schemesAfter = object(object(after.components).securitySchemes);
-  for (const name of new Set([...Object.keys(schemesBefore), ...Object.keys(schemesAfter)])) {
-    const pointer = pointerTo('components', 'securitySchemes', name);
-    // A description tells people things; any other field of a scheme changes what clients send.
-    const was = { ...object(schemesBefore[name]), description: null };
-    const is = { ...object(schemesAfter[name]), description: null };
-    if (schemesAfter[name] === undefined) changes.add('breaking', '(document)', pointer, `security scheme ${name} removed`);
-    else if (schemesBefore[name] === undefined) changes.add('non-breaking', '(document)', pointer, `new security scheme ${name}`);
-    else if (JSON.stringify(was) !== JSON.stringify(is)) changes.add('breaking', '(document)', pointer, `security scheme ${name} changed`);
-    else if (JSON.stringify(schemesBefore[name]) !== JSON.stringify(schemesAfter[name])) changes.add('non-breaking', '(document)', pointer + '/description', `security scheme ${name}: description changed`);
-  }
 }
