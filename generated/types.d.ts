@@ -287,6 +287,26 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description Another process (a second instance, or the `plant-store` command) held the database's
+         *     write lock for longer than the service waits for it (`WRITE_LOCK_TIMEOUT_MS`, SQLite
+         *     only). Nothing was changed; send the same request again after `Retry-After` seconds.
+         */
+        WriteLockBusy: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 503,
+                 *       "message": "Another process is writing to the database; nothing was changed. Retry in 5 seconds."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -418,6 +438,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteLockBusy"];
         };
     };
     deletePlant: {
@@ -463,6 +484,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteLockBusy"];
         };
     };
     getHealth: {

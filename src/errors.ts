@@ -10,6 +10,12 @@ export const InvalidToken = createError('PLANT_STORE_INVALID_TOKEN', 'The bearer
 export const TooManyAuthFailures = createError('PLANT_STORE_AUTH_FAILURES', 'Too many failed authentications from your address; retry in %s seconds.', 429);
 export const TooManyRequests = createError('PLANT_STORE_RATE_LIMITED', 'Too many requests for this token; retry in %s seconds.', 429);
 export const DatabaseUnavailable = createError('PLANT_STORE_DATABASE_UNAVAILABLE', 'The database is not reachable; try again shortly.', 503);
+export const DatabaseBusy = createError('PLANT_STORE_DATABASE_BUSY', 'Another process is writing to the database; nothing was changed. Retry in %s seconds.', 503);
+
+/** An error that says when to try again; the error handler sends `retryAfter` as the Retry-After header. */
+export function retryLater<E extends Error>(error: E, seconds: number): E & { retryAfter: number } {
+  return Object.assign(error, { retryAfter: seconds });
+}
 
 /** Errors whose message may be shown even when their status is 5xx. */
 export function isPublicError(error: { code?: string }): boolean {

@@ -77,6 +77,9 @@ export default fp(
       if (error.validation) {
         return sendError(reply, 400, describeValidation(error.validationContext, error.validation[0] as ValidationIssue));
       }
+      // Errors that know when a retry can succeed (a busy database) say so, as 429s do.
+      const retryAfter = (error as { retryAfter?: unknown }).retryAfter;
+      if (typeof retryAfter === 'number') reply.header('retry-after', retryAfter);
       const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
       if (status >= 500 && !isPublicError(error)) {
         request.log.error({ err: error }, 'request failed');
