@@ -5,6 +5,7 @@ import auth from './plugins/auth.js';
 import corsPolicy from './plugins/cors.js';
 import docs from './plugins/docs.js';
 import gracefulClose from './plugins/graceful-close.js';
+import { headLikeGet } from './plugins/head-like-get.js';
 import errors, { clientErrorHandler, sendError } from './plugins/errors.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import storePlugin from './plugins/store.js';
@@ -65,8 +66,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
 
-  await app.register(healthRoutes);
-  await app.register(docs);
+  await app.register(async function openRoutes(scope) {
+    scope.addHook('onRoute', headLikeGet(scope.routeTable));
+    await scope.register(healthRoutes);
+    await scope.register(docs);
+  });
   await app.register(async function protectedRoutes(scope) {
     await scope.register(auth, { authFailuresPerMinute: config.authFailuresPerMinute });
     await scope.register(tokenRateLimit, { perMinute: config.rateLimitPerMinute });
