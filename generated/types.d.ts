@@ -241,7 +241,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is not application/json. */
+        /**
+         * @description The request body is not application/json, or its `charset` is not UTF-8 (JSON is
+         *     UTF-8, RFC 8259; leave the charset out or say `utf-8`). Bytes that are not UTF-8 in
+         *     a UTF-8 body are a 400. Nothing was changed.
+         */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
