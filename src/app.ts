@@ -6,12 +6,13 @@ import corsPolicy from './plugins/cors.js';
 import docs from './plugins/docs.js';
 import gracefulClose from './plugins/graceful-close.js';
 import { headLikeGet } from './plugins/head-like-get.js';
-import errors, { clientErrorHandler, sendError } from './plugins/errors.js';
+import errors from './plugins/errors.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
 import routeTable from './plugins/route-table.js';
-import securityHeaders from './plugins/security-headers.js';
+import nodeErrors, { clientErrorHandler, frameworkErrors } from './plugins/node-errors.js';
+import securityHeaders, { apiHeaders } from './plugins/security-headers.js';
 import healthRoutes from './routes/health.js';
 import plantRoutes from './routes/plants.js';
 import { componentSchemas } from '../generated/schemas.js';
@@ -32,6 +33,8 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  // For the answers Node and the router give before any hook runs (plugins/node-errors.ts).
+  const securityHeadersForErrors = await apiHeaders();
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -47,13 +50,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     // Node enforces the timeouts only when it checks its connections; check every second.
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    // requireHostHeader off: Node's check answers with an empty body; plugins/node-errors.ts makes it.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false },
     exposeHeadRoutes: false,
     // During shutdown, requests already on an open connection are served, not refused with 503.
     return503OnClosing: false,
     trustProxy: config.trustProxy,
-    clientErrorHandler,
-    frameworkErrors: (error, _request, reply) => sendError(reply, 400, `The request URL is not valid: ${error.message}.`),
+    clientErrorHandler: clientErrorHandler(securityHeadersForErrors),
+    frameworkErrors: frameworkErrors(securityHeadersForErrors),
     ajv: ajvOptions,
   });
 
@@ -61,6 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(routeTable);
   await app.register(errors);
   await app.register(securityHeaders);
+  await app.register(nodeErrors, { securityHeaders: securityHeadersForErrors });
   await app.register(gracefulClose);
   await app.register(corsPolicy, { origins: config.corsOrigins });
   await app.register(jsonBody);
