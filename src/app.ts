@@ -6,6 +6,7 @@ import corsPolicy from './plugins/cors.js';
 import docs from './plugins/docs.js';
 import gracefulClose from './plugins/graceful-close.js';
 import { headLikeGet } from './plugins/head-like-get.js';
+import inOrder from './plugins/in-order.js';
 import errors from './plugins/errors.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import storePlugin from './plugins/store.js';
@@ -64,6 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const schema of componentSchemas) app.addSchema(schema);
   await app.register(routeTable);
   await app.register(errors);
+  await app.register(inOrder); // first of the request hooks: what runs before it could read state
   await app.register(securityHeaders);
   await app.register(nodeErrors, { securityHeaders: securityHeadersForErrors });
   await app.register(gracefulClose);
