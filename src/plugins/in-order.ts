@@ -13,12 +13,23 @@ import fp from 'fastify-plugin';
  */
 const current = (socket: Socket | undefined) => (socket as (Socket & { _httpMessage?: ServerResponse | null }) | undefined)?._httpMessage ?? null;
 
-/** Calls `go` once `response` is the one its connection is answering: every request before it has been answered. */
-function whenFirst(socket: Socket, response: ServerResponse, go: () => void): void {
-  const ahead = current(socket);
-  if (ahead === null || ahead === response || socket.destroyed) return go();
-  // 'close' comes after 'finish', by when Node has moved the next response up (or the connection is gone).
-  ahead.once('close', () => whenFirst(socket, response, go));
+interface Waiting {
+  response: ServerResponse;
+  go: () => void;
+}
+
+/** Requests waiting for their turn, per connection, in arrival order. */
+const waiting = new WeakMap<Socket, Waiting[]>();
+
+/** Lets the waiting requests whose turn has come go on, then waits for the next answer to close. */
+function release(socket: Socket, queue: Waiting[]): void {
+  for (let head = current(socket); queue.length > 0 && (head === null || head === queue[0]!.response || socket.destroyed); head = current(socket)) {
+    queue.shift()!.go();
+  }
+  if (queue.length === 0) return void waiting.delete(socket);
+  // One listener per connection at a time, on the answer in progress: 'close' comes after
+  // 'finish', by when Node has moved the next response up (or the connection is gone).
+  current(socket)!.once('close', () => release(socket, queue));
 }
 
 export default fp(
@@ -29,7 +40,12 @@ export default fp(
       const socket = request.raw.socket as Socket | undefined;
       const ahead = current(socket);
       if (ahead === null || ahead === reply.raw) return done();
-      whenFirst(socket!, reply.raw, done);
+      const entry = { response: reply.raw, go: done };
+      const queue = waiting.get(socket!);
+      if (queue !== undefined) return void queue.push(entry);
+      const fresh = [entry];
+      waiting.set(socket!, fresh);
+      release(socket!, fresh);
     });
   },
   { name: 'in-order' },
