@@ -51,8 +51,8 @@ export class FailureLimiter {
   #rotate(now: number): void {
     if (now - this.#currentSince < WINDOW_MS) return;
     // After two quiet minutes the current map's windows have all ended too.
-    this.#previous = now - this.#currentSince < 2 * WINDOW_MS ? this.#current : new Map();
-    this.#current = new Map();
+    this.#previous = now - this.#currentSince < 2 * WINDOW_MS ? this.#current : new Map<string, Window>();
+    this.#current = new Map<string, Window>();
     this.#currentSince = now;
   }
 }

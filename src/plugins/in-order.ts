@@ -11,7 +11,7 @@ import fp from 'fastify-plugin';
  * behind it and moves the next one up when it finishes). Reading it costs nothing per request;
  * app.inject's requests have no such socket, and are never pipelined.
  */
-const current = (socket: Socket | undefined) => (socket as (Socket & { _httpMessage?: ServerResponse | null }) | undefined)?._httpMessage ?? null;
+const current = (socket: (Socket & { _httpMessage?: ServerResponse | null }) | undefined) => socket?._httpMessage ?? null;
 
 interface Waiting {
   response: ServerResponse;

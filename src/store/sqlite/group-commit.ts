@@ -83,9 +83,13 @@ export class GroupCommit implements WriteQueue {
       // fails at once instead of blocking the event loop, and the wait happens on timers below.
       begin.run();
     } catch (error) {
-      if (isBusy(error)) return this.#waitForLock();
+      if (isBusy(error)) {
+        this.#waitForLock();
+        return;
+      }
       for (const pending of this.#queue.splice(0, MAX_BATCH)) pending.reject(error);
-      return this.#scheduleRest();
+      this.#scheduleRest();
+      return;
     }
     this.#busyTries = 0;
     const batch = this.#queue.splice(0, MAX_BATCH);
