@@ -53,6 +53,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Node enforces the timeouts only when it checks its connections; check every second.
     // requireHostHeader off: Node's check answers with an empty body; plugins/node-errors.ts makes it.
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false },
+    // Not everywhere: HEAD is added in the open scope only (openRoutes below); the plant operations do not declare it.
     exposeHeadRoutes: false,
     // During shutdown, requests already on an open connection are served, not refused with 503.
     return503OnClosing: false,
