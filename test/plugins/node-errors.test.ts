@@ -69,6 +69,14 @@ t.test("Node's own refusals: the Error shape with the API's security headers", a
   for (const [what, bytes, status, message] of cases) checkErrorAnswer(t, what, await raw(port, bytes), status, expected, message);
 });
 
+t.test("Fastify's own 413 and 415 carry them too (they come after the hooks)", async (t) => {
+  const { port, token, expected } = await listening(t);
+  const big = `{"id":1,"name":"${'a'.repeat(20_000)}"}`;
+  const head = `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n`;
+  checkErrorAnswer(t, 'a body over 16 KiB', await raw(port, `${head}Content-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n${big}`), 413, expected, /larger than 16384 bytes/);
+  checkErrorAnswer(t, 'text/plain', await raw(port, `${head}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`), 415, expected, /application\/json/);
+});
+
 t.test('a client too slow with its headers gets 408 in the Error shape with the security headers', async (t) => {
   const { port, expected } = await listening(t);
   checkErrorAnswer(t, 'slow headers', await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n'), 408, expected, /too long to arrive/);
