@@ -209,6 +209,9 @@ export const operations = {
         },
         "500": {
           "$ref": "Error#"
+        },
+        "503": {
+          "$ref": "Error#"
         }
       }
     }
@@ -253,6 +256,9 @@ export const operations = {
           "$ref": "Error#"
         },
         "500": {
+          "$ref": "Error#"
+        },
+        "503": {
           "$ref": "Error#"
         }
       }

@@ -11,6 +11,7 @@ export const storeSpecificTests = [
   'test/plugins/auth.test.ts',
   'test/plugins/error-handler.test.ts',
   'test/reliability/crash.test.ts',
+  'test/reliability/create-delete-storm.test.ts',
   'test/reliability/database-outage.test.ts',
   'test/reliability/races.test.ts',
   'test/reliability/shutdown-under-load.test.ts',
