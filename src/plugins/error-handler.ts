@@ -27,7 +27,7 @@ const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}...` : t
 function frameworkMessage(error: FastifyError, request: FastifyRequest): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return `Send the body as application/json, not ${clip(String(request.headers['content-type'] ?? 'without a Content-Type'))}.`;
+      return `Send the body as application/json, not ${clip(request.headers['content-type'] ?? 'without a Content-Type')}.`;
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return `The request body is larger than ${BODY_LIMIT} bytes.`;
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -27,7 +27,7 @@ function raw(port: number, bytes: string): Promise<RawAnswer> {
     const socket = connect(port, '127.0.0.1');
     let text = '';
     socket.on('data', (chunk) => {
-      text += chunk;
+      text += String(chunk);
       const answer = parse(text);
       if (answer === undefined) return;
       socket.destroy();

@@ -24,7 +24,7 @@ function holdLock(t: Parameters<typeof tempDir>[0], path: string, holdMs: number
   const child = spawn(process.execPath, ['-e', HOLDER, path, String(holdMs)], { cwd: projectRoot, stdio: ['pipe', 'pipe', 'inherit'] });
   t.teardown(() => void child.kill('SIGKILL'));
   let said = '';
-  child.stdout.on('data', (chunk) => (said += chunk));
+  child.stdout.on('data', (chunk) => (said += String(chunk)));
   return {
     locked: () => until(() => said.includes('locked'), 10_000, 'the lock holder taking the lock'),
     isReleased: () => said.includes('released'),

@@ -31,7 +31,7 @@ function pipeline(port: number, requests: string[]): Promise<Answer[]> {
     const socket = connect(port, '127.0.0.1');
     let text = '';
     socket.on('data', (chunk) => {
-      text += chunk;
+      text += String(chunk);
       const found = answers(text);
       if (found.length < requests.length) return;
       socket.destroy();

@@ -36,7 +36,7 @@ function open(server: RunningServer, first: string) {
     state.connected = true;
     if (first !== '') socket.write(first);
   });
-  socket.on('data', (chunk) => (state.answer += chunk));
+  socket.on('data', (chunk) => (state.answer += String(chunk)));
   socket.on('error', () => undefined);
   socket.on('close', () => (state.closedAt = performance.now()));
   return state;

@@ -60,7 +60,7 @@ t.test('past the bound a write is refused with 503 and Retry-After, and changes 
   const started = performance.now();
   const refused = await write(1, 'late').then(
     () => t.fail('committed while the lock was held'),
-    (error: { statusCode?: number; code?: string; retryAfter?: number; message: string }) => error,
+    (error: unknown) => error as { statusCode?: number; code?: string; retryAfter?: number; message: string },
   );
   const waited = performance.now() - started;
   t.match(refused, { statusCode: 503, code: 'PLANT_STORE_DATABASE_BUSY', retryAfter: 1, message: /Retry in 1 seconds/ });

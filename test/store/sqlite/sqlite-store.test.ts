@@ -56,7 +56,7 @@ t.test('processes opening one new file at once apply each migration once', async
   const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, path], { stdio: ['pipe', 'pipe', 'pipe'] }));
   const exits = children.map((child) => {
     let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
     return new Promise<string>((resolve) => child.on('close', (code) => resolve(`${code} ${stderr.trim()}`)));
   });
   await Promise.all(children.map((child) => once(child.stdout, 'data')));
