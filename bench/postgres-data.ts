@@ -97,7 +97,7 @@ export async function postgresData(rows: number): Promise<PostgresData> {
       const pid = cluster.pid();
       return pid === undefined ? [] : withChildren(pid);
     },
-    destroy: () => cluster.destroy(),
+    destroy: () => { cluster.destroy(); },
   };
 }
 

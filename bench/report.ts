@@ -17,7 +17,7 @@ function table(summary: ScenarioSummary): string {
     ...summary.contestants.map(
       (c) =>
         `| ${c.label} | ${num(c.requestsPerSecond)} | ${num(c.p50Ms, 2)} | ${num(c.p99Ms, 2)} | ${num(c.cpuShare * 100)}% |` +
-        `${database ? ` ${c.databaseCpuShare === undefined ? '–' : `${num(c.databaseCpuShare * 100)}%`} |` : ''}` +
+        (database ? ` ${c.databaseCpuShare === undefined ? '–' : `${num(c.databaseCpuShare * 100)}%`} |` : '') +
         ` ${num(c.cpuMicrosPerRequest, 1)} | ${num(c.peakRssMB, 1)} | ${c.unexpected} / ${c.errors} |`,
     ),
   ];
@@ -50,7 +50,7 @@ function targets(run: RunRecord): string {
 export function textSummary(run: RunRecord): string {
   const out: string[] = [`\n${run.command}  (${run.machine.cpu}, ${run.machine.cores} cores, node ${run.machine.node}, ${run.durationSeconds} s)\n`];
   for (const summary of run.summaries) {
-    out.push(`${summary.title}`);
+    out.push(summary.title);
     for (const c of summary.contestants) {
       out.push(
         `  ${c.label.padEnd(20)} ${num(c.requestsPerSecond).padStart(7)} req/s  p50 ${num(c.p50Ms, 2).padStart(6)} ms  p99 ${num(c.p99Ms, 2).padStart(6)} ms  ` +

@@ -70,8 +70,8 @@ async function freePort(): Promise<number> {
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => socket.end(() => resolve(true)));
-    socket.once('error', () => resolve(false));
+    socket.once('connect', () => socket.end(() => { resolve(true); }));
+    socket.once('error', () => { resolve(false); });
   });
 }
 
@@ -92,10 +92,10 @@ interface Process extends ServerInstance {
 async function startProcess(entry: string, root: string, env: Record<string, string>, pin: readonly string[]): Promise<Process> {
   const port = await freePort();
   const [command, ...args] = [...pin, process.execPath, entry];
-  const child = spawn(command!, args, { cwd: root, env: { ...process.env, ...SERVER_ENV, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...SERVER_ENV, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
-  child.stderr!.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   const exited = once(child, 'exit');
   await waitUntilListening(child, port, () => output);
   return {
@@ -126,10 +126,13 @@ async function prepareData(spec: ServerSpec, workDir: string, postgres: Postgres
   }
   if (spec.data) {
     const { path, tokens } = await workingCopy(spec.data, join(workDir, `${spec.id}.db`), spec.users);
-    return { env: { DATABASE_PATH: path }, tokens, seed: async (seeds) => seedPlants(path, seeds) };
+    return { env: { DATABASE_PATH: path }, tokens, seed: (seeds) => {
+      seedPlants(path, seeds);
+      return Promise.resolve();
+    } };
   }
   // The ceilings check no token; they get one that says so.
-  return { env: {}, tokens: new Map([BENCH_USER, ...(spec.users ?? [])].map((user) => [user, 'none'])), seed: async () => undefined };
+  return { env: {}, tokens: new Map([BENCH_USER, ...(spec.users ?? [])].map((user) => [user, 'none'])), seed: () => Promise.resolve() };
 }
 
 /** `pin` is a command prefix such as ['taskset', '-c', '0'], or empty; `postgres` holds the databases of plant-store-postgres. */
@@ -147,5 +150,5 @@ export async function startServer(spec: ServerSpec, root: string, workDir: strin
     throw error;
   }
   const token = data.tokens.get(BENCH_USER)!;
-  return { spec, instances: processes.map(({ pid, url }) => ({ pid, url })), token, tokens: data.tokens, seed: data.seed, stop };
+  return { spec, instances: processes.map(({ pid, url }) => ({ pid, url })), token, tokens: data.tokens, seed: (seeds) => data.seed(seeds), stop };
 }

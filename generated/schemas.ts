@@ -254,6 +254,9 @@ export const operations = {
         },
         "500": {
           "$ref": "Error#"
+        },
+        "503": {
+          "$ref": "Error#"
         }
       }
     }
@@ -298,6 +301,9 @@ export const operations = {
           "$ref": "Error#"
         },
         "500": {
+          "$ref": "Error#"
+        },
+        "503": {
           "$ref": "Error#"
         }
       }

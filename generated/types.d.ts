@@ -308,7 +308,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is not application/json. */
+        /**
+         * @description The request body is not application/json, or its `charset` is not UTF-8 (JSON is
+         *     UTF-8, RFC 8259; leave the charset out or say `utf-8`). Bytes that are not UTF-8 in
+         *     a UTF-8 body are a 400. Nothing was changed.
+         */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
@@ -349,6 +353,26 @@ export interface components {
                  * @example {
                  *       "error": 500,
                  *       "message": "Something went wrong on our side; it is logged as request req-1a. Please retry."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Another process (a second instance, or the `plant-store` command) held the database's
+         *     write lock for longer than the service waits for it (`WRITE_LOCK_TIMEOUT_MS`, SQLite
+         *     only). Nothing was changed; send the same request again after `Retry-After` seconds.
+         */
+        WriteLockBusy: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 503,
+                 *       "message": "Another process is writing to the database; nothing was changed. Retry in 5 seconds."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -512,6 +536,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteLockBusy"];
         };
     };
     deletePlant: {
@@ -557,6 +582,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["WriteLockBusy"];
         };
     };
     getHealth: {

@@ -5,11 +5,14 @@ import auth from './plugins/auth.js';
 import corsPolicy from './plugins/cors.js';
 import docs from './plugins/docs.js';
 import gracefulClose from './plugins/graceful-close.js';
-import errorHandler, { clientErrorHandler, sendError } from './plugins/error-handler.js';
+import errorHandler from './plugins/error-handler.js';
+import { headLikeGet } from './plugins/head-like-get.js';
+import inOrder from './plugins/in-order.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
 import routeTable from './plugins/route-table.js';
+import nodeErrors, { clientErrorHandler, frameworkErrors } from './plugins/node-errors.js';
 import securityHeaders from './plugins/security-headers.js';
 import operationRoutes from './contract/operation-routes.js';
 import { contractDocumentHandlers } from './routes/contract-documents.js';
@@ -35,29 +38,37 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     // Node enforces the timeouts only when it checks its connections; check every second.
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    // requireHostHeader off: Node's check answers with an empty body; plugins/node-errors.ts makes it.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false },
+    // Not everywhere: HEAD is added in the open scope only (below); the plant operations do not declare it.
     exposeHeadRoutes: false,
     // During shutdown, requests already on an open connection are served, not refused with 503.
     return503OnClosing: false,
     trustProxy: config.trustProxy,
     clientErrorHandler,
-    frameworkErrors: (error, _request, reply) => sendError(reply, 400, `The request URL is not valid: ${error.message}.`),
+    frameworkErrors,
     ajv: ajvOptions,
   });
 
   for (const schema of componentSchemas) app.addSchema(schema);
   await app.register(routeTable);
   await app.register(errorHandler);
+  await app.register(inOrder); // first of the request hooks: what runs before it could read state
   await app.register(securityHeaders);
+  await app.register(nodeErrors);
   await app.register(gracefulClose);
   await app.register(corsPolicy, { origins: config.corsOrigins });
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
 
-  await app.register(docs);
   // Each operation goes to the open scope or the protected one as openapi.yaml's `security` says.
   await app.register(operationRoutes, {
     handlers: { ...healthHandlers, ...contractDocumentHandlers, ...plantHandlers },
+    // Open endpoints answer HEAD like GET (load balancers, link checkers); Swagger UI is one of them.
+    open: async (scope) => {
+      scope.addHook('onRoute', headLikeGet(scope.routeTable));
+      await scope.register(docs);
+    },
     protect: async (scope) => {
       await scope.register(auth, { authFailuresPerMinute: config.authFailuresPerMinute });
       await scope.register(tokenRateLimit, { perMinute: config.rateLimitPerMinute });

@@ -14,6 +14,8 @@ const USAGE = `Usage:
   plant-store token create <user>    print a new token for <user>, alone, on stdout
   plant-store token list             list token ids and their users (never the tokens)
   plant-store token revoke <id>      revoke a token; it fails on its next request
+  plant-store conformance --base-url <url> --token <token> --other-token <token> [--junit <file>] [--rate-limit]
+                                     check a running deployment against openapi.yaml (docs/contract-checks.md)
 All commands use DATABASE_URL (PostgreSQL) when set, else DATABASE_PATH (SQLite, default ./data/plants.db).`;
 
 class UsageError extends Error {}
@@ -71,6 +73,7 @@ async function main(args: string[]): Promise<void> {
   if (command === 'serve' && rest.length === 0) return serve();
   if (command === 'migrate' && rest.length === 0) return migrateCommand();
   if (command === 'token') return tokenCommand(rest);
+  if (command === 'conformance') return import('./conformance/command.js').then(async ({ conformanceCommand }) => void (process.exitCode = await conformanceCommand(rest)));
   if (command === undefined) throw new UsageError('a command is missing');
   if (command === 'help' || command === '--help') {
     process.stdout.write(`${USAGE}\n`);

@@ -11,6 +11,8 @@ export interface Config {
   databasePoolSize: number;
   /** Longest wait for a PostgreSQL connection, and for each statement, so no request hangs. */
   databaseTimeoutMs: number;
+  /** SQLite: longest a write waits for the write lock another process holds, before 503. */
+  writeLockTimeoutMs: number;
   logLevel: string;
   /** Requests a minute per token; 0 turns the limit off. */
   rateLimitPerMinute: number;
@@ -85,6 +87,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: databaseUrl(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
+    writeLockTimeoutMs: integer(env, 'WRITE_LOCK_TIMEOUT_MS', 5000, 0, 600_000),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 1_000_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000_000),

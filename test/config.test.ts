@@ -9,6 +9,8 @@ t.test('without DATABASE_URL the SQLite file is used; the PostgreSQL settings ha
   t.equal(config.databasePath, './data/plants.db');
   t.equal(config.databasePoolSize, 10);
   t.equal(config.databaseTimeoutMs, 5000);
+  t.equal(config.writeLockTimeoutMs, 5000);
+  t.equal(loadConfig({ WRITE_LOCK_TIMEOUT_MS: '0' }).writeLockTimeoutMs, 0, '0: never wait for the write lock');
   t.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined, 'empty is unset');
 });
 
@@ -30,6 +32,8 @@ t.test('a bad database setting is a ConfigError naming the variable, never repea
     ['DATABASE_POOL_SIZE', 'ten', /^DATABASE_POOL_SIZE must be/],
     ['DATABASE_TIMEOUT_MS', '50', /^DATABASE_TIMEOUT_MS must be a whole number from 100 to 600000/],
     ['DATABASE_TIMEOUT_MS', '1.5', /^DATABASE_TIMEOUT_MS must be/],
+    ['WRITE_LOCK_TIMEOUT_MS', '-1', /^WRITE_LOCK_TIMEOUT_MS must be a whole number from 0 to 600000/],
+    ['WRITE_LOCK_TIMEOUT_MS', '600001', /^WRITE_LOCK_TIMEOUT_MS must be/],
   ];
   for (const [name, value, message] of cases) {
     const error = t.throws(() => loadConfig({ [name]: value }), `${name}=${value}`) as Error;

@@ -16,7 +16,7 @@ t.test('npm start builds, starts on SQLite, prints a bootstrap token and stops o
     detached: true, // its own process group, like a terminal's foreground job
   });
   let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
   const exited = new Promise<string>((resolve) => child.on('close', (code, signal) => resolve(`${code ?? signal}`)));
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');

@@ -54,7 +54,7 @@ t.test('SIGTERM finishes the request in flight, then exits 0', async (t) => {
     });
     req.on('response', (response) => {
       let text = '';
-      response.on('data', (chunk) => (text += chunk));
+      response.on('data', (chunk) => (text += String(chunk)));
       response.on('end', () => resolve({ status: response.statusCode!, body: text, connection: response.headers.connection }));
     });
     req.on('error', reject);

@@ -19,7 +19,7 @@ export class PerRequestCommit implements WriteQueue {
       this.commits++;
       return Promise.resolve(value);
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
 }

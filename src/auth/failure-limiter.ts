@@ -2,32 +2,57 @@
 // so token guessing is slowed to a handful of tries a minute.
 
 const WINDOW_MS = 60_000;
-const SWEEP_AT = 10_000;
 
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+/**
+ * Windows live in two maps, each holding the windows opened during one minute: the current one
+ * and the one before. A window lasts a minute, so once a map is two minutes old every window in it
+ * has ended, and the whole map is dropped at once. Every failure then costs the same, however many
+ * addresses are tracked (a sweep of one table on each new address cost time in proportion to it).
+ */
 export class FailureLimiter {
-  // A Map, not an object: an address can never collide with a prototype property.
-  readonly #windows = new Map<string, { count: number; resetAt: number }>();
+  // Maps, not objects: an address can never collide with a prototype property.
+  #current = new Map<string, Window>();
+  #previous = new Map<string, Window>();
+  /** When the current map began collecting. */
+  #currentSince = -Infinity;
 
   constructor(readonly maxPerWindow: number) {}
 
   /** Seconds until `address` may try again, or 0 when it is not blocked. */
   blockedFor(address: string, now = Date.now()): number {
-    const window = this.#windows.get(address);
-    if (!window || window.resetAt <= now || window.count < this.maxPerWindow) return 0;
+    const window = this.#find(address, now);
+    if (!window || window.count < this.maxPerWindow) return 0;
     return Math.ceil((window.resetAt - now) / 1000);
   }
 
   recordFailure(address: string, now = Date.now()): void {
-    const window = this.#windows.get(address);
-    if (window && window.resetAt > now) {
-      window.count++;
-      return;
-    }
-    if (this.#windows.size >= SWEEP_AT) this.#sweep(now);
-    this.#windows.set(address, { count: 1, resetAt: now + WINDOW_MS });
+    this.#rotate(now);
+    const window = this.#find(address, now);
+    if (window) window.count++;
+    else this.#current.set(address, { count: 1, resetAt: now + WINDOW_MS });
   }
 
-  #sweep(now: number): void {
-    for (const [address, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(address);
+  /** Addresses remembered now; at most those with a failure in the last two minutes. */
+  get tracked(): number {
+    return this.#current.size + this.#previous.size;
+  }
+
+  /** The address's window if it has not ended. */
+  #find(address: string, now: number): Window | undefined {
+    const window = this.#current.get(address) ?? this.#previous.get(address);
+    return window !== undefined && window.resetAt > now ? window : undefined;
+  }
+
+  #rotate(now: number): void {
+    if (now - this.#currentSince < WINDOW_MS) return;
+    // After two quiet minutes the current map's windows have all ended too.
+    this.#previous = now - this.#currentSince < 2 * WINDOW_MS ? this.#current : new Map<string, Window>();
+    this.#current = new Map<string, Window>();
+    this.#currentSince = now;
   }
 }

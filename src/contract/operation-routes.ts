@@ -32,6 +32,8 @@ export function mismatches(operationIds: string[], handlerIds: string[]): string
 
 export interface OperationRoutesOptions {
   handlers: Handlers;
+  /** Registers what the open scope adds to its routes (and routes of its own, such as the docs page). */
+  open?: (scope: FastifyInstance) => Promise<void>;
   /** Registers what guards the protected scope (authentication, rate limit) in it. */
   protect: (scope: FastifyInstance) => Promise<void>;
 }
@@ -42,7 +44,10 @@ export default async function operationRoutes(app: FastifyInstance, options: Ope
   if (problems.length > 0) throw new Error(`the routes do not match openapi.yaml: ${problems.join('; ')}`);
   const route = (scope: FastifyInstance, id: OperationId) => scope.route({ ...operation(id), handler: options.handlers[id]! });
 
-  for (const id of ids.filter((id) => operations[id].public)) route(app, id);
+  await app.register(async function openOperations(scope) {
+    await options.open?.(scope);
+    for (const id of ids.filter((id) => operations[id].public)) route(scope, id);
+  });
   await app.register(async function protectedOperations(scope) {
     await options.protect(scope);
     for (const id of ids.filter((id) => !operations[id].public)) route(scope, id);

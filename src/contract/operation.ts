@@ -4,5 +4,5 @@ import { operations, type OperationId } from '../../generated/schemas.js';
 
 export function operation(id: OperationId): { method: HTTPMethods; url: string; schema: FastifySchema } {
   const { method, url, schema } = operations[id];
-  return { method, url, schema: schema as FastifySchema };
+  return { method, url, schema };
 }

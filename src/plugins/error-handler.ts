@@ -1,7 +1,5 @@
 // One error handler and one not-found handler for the whole app: every non-2xx answer
 // is the Error shape {error, message} with error equal to the HTTP status.
-import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isPublicError } from '../errors.js';
@@ -29,7 +27,7 @@ const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}...` : t
 function frameworkMessage(error: FastifyError, request: FastifyRequest): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return `Send the body as application/json, not ${clip(String(request.headers['content-type'] ?? 'without a Content-Type'))}.`;
+      return `Send the body as application/json, not ${clip(request.headers['content-type'] ?? 'without a Content-Type')}.`;
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return `The request body is larger than ${BODY_LIMIT} bytes.`;
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -43,22 +41,6 @@ function frameworkMessage(error: FastifyError, request: FastifyRequest): string 
 
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send({ error: status, message });
-}
-
-/** Answers for errors raised before Fastify has a request, such as a malformed request line. */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const message =
-    status === 431 ? 'The request headers are too large.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP.';
-  const body = JSON.stringify({ error: status, message });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
 
 export default fp(
@@ -77,6 +59,9 @@ export default fp(
       if (error.validation) {
         return sendError(reply, 400, describeValidation(error.validationContext, error.validation[0] as ValidationIssue));
       }
+      // Errors that know when a retry can succeed (a busy database) say so, as 429s do.
+      const retryAfter = (error as { retryAfter?: unknown }).retryAfter;
+      if (typeof retryAfter === 'number') reply.header('retry-after', retryAfter);
       const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
       if (status >= 500 && !isPublicError(error)) {
         request.log.error({ err: error }, 'request failed');

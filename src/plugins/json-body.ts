@@ -1,9 +1,10 @@
 // Parses JSON bodies exactly: integers beyond 2^53 become bigint instead of being rounded,
 // and a number written as 1.0, 1e3 or -0 stays distinguishable from an integer.
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { parse } from 'lossless-json';
-import { InvalidJson } from '../errors.js';
+import { InvalidJson, InvalidUtf8, UnsupportedCharset } from '../errors.js';
 import { isDecimalInteger } from '../validation/integers.js';
 
 export const BODY_LIMIT = 16 * 1024;
@@ -37,14 +38,29 @@ export function parseExactJson(text: string): unknown {
   }
 }
 
+/** The charset parameter of a Content-Type, lower-cased (quotes removed), or undefined when there is none. */
+export function charsetOf(contentType: string): string | undefined {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
+  return match === null ? undefined : (match[1] ?? match[2] ?? '').toLowerCase();
+}
+
+/** RFC 8259 allows only UTF-8; "utf8" is not a registered name but clients send it, meaning the same. */
+const UTF8 = new Set(['utf-8', 'utf8']);
+
 export default fp(async function jsonBody(app: FastifyInstance) {
   // JSON only: Fastify's text/plain parser would let other content types reach validation.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+  // Bytes, not a string: decoding to a string would replace bytes that are not UTF-8 with U+FFFD,
+  // silently storing something the client never sent.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    const bytes = body as Buffer;
     // Some clients label a bodiless DELETE as JSON; only operations that take a body need one.
-    if (body === '' && request.routeOptions.schema?.body === undefined) return done(null, undefined);
+    if (bytes.length === 0 && request.routeOptions.schema?.body === undefined) return done(null, undefined);
+    const charset = charsetOf(request.headers['content-type'] ?? '');
+    if (charset !== undefined && !UTF8.has(charset)) return done(new UnsupportedCharset(charset.length > 40 ? `${charset.slice(0, 40)}...` : charset), undefined);
+    if (!isUtf8(bytes)) return done(new InvalidUtf8(), undefined);
     try {
-      done(null, parseExactJson(body as string));
+      done(null, parseExactJson(bytes.toString('utf8')));
     } catch (error) {
       done(error as Error, undefined);
     }

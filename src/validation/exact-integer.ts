@@ -21,7 +21,7 @@ function toBigint(data: unknown, text: boolean): bigint | undefined {
 }
 
 export function exactIntegerKeyword(ajv: Ajv): Ajv {
-  return ajv.addKeyword({
+  ajv.addKeyword({
     keyword: 'exactInteger',
     modifying: true,
     errors: true,
@@ -48,4 +48,5 @@ export function exactIntegerKeyword(ajv: Ajv): Ajv {
       return validate;
     },
   });
+  return ajv;
 }

@@ -26,7 +26,7 @@ export function load(base: string, connections: number): Load {
         const req = request({ agent, host: url.hostname, port: url.port, method, path, headers }, (response) => {
           let text = '';
           response.setEncoding('utf8');
-          response.on('data', (chunk) => (text += chunk));
+          response.on('data', (chunk) => (text += String(chunk)));
           response.on('end', () => resolve({ status: response.statusCode, body: text }));
           response.on('error', (error) => resolve({ error: error.message }));
         });

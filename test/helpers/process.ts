@@ -29,8 +29,8 @@ export function runCli(args: string[], env: Record<string, string>, cwd = projec
 function finished(child: ChildProcess): Promise<Finished> {
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stdout!.on('data', (chunk) => (stdout += String(chunk)));
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
@@ -81,7 +81,7 @@ export function logged(server: RunningServer, pattern: RegExp): Promise<void> {
   return new Promise((resolve) => {
     let seen = '';
     const look = (chunk: Buffer) => {
-      seen += chunk;
+      seen += String(chunk);
       if (!pattern.test(seen)) return;
       server.child.stdout!.off('data', look);
       resolve();

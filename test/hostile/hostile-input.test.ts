@@ -19,7 +19,7 @@ function rawRequest(port: number, bytes: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let answer = '';
-    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('data', (chunk) => (answer += String(chunk)));
     socket.on('end', () => resolve(answer));
     socket.on('error', (error) => (answer ? resolve(answer) : reject(error)));
     socket.end(bytes);

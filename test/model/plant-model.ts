@@ -78,9 +78,9 @@ class Create implements Command {
     const existing = plants.get(String(this.id));
     const reply = await call(real, this.user, 'POST', '/plants', newPlantJson(this.id, this.plant));
     const wanted = existing === undefined || same(existing, this.plant) ? 200 : 409;
-    expect(reply.status === wanted, () => `${this} answered ${reply.status}, model says ${wanted}`);
+    expect(reply.status === wanted, () => `${this.toString()} answered ${reply.status}, model says ${wanted}`);
     if (wanted === 200) {
-      expect(reply.body === plantJson(this.plant), () => `${this} answered ${reply.body}`);
+      expect(reply.body === plantJson(this.plant), () => `${this.toString()} answered ${reply.body}`);
       plants.set(String(this.id), this.plant);
       model.set(this.user, plants);
     }
@@ -92,7 +92,7 @@ class Create implements Command {
 /** Re-sends an existing plant of the user: the same content (retry, 200) or different content (409). */
 class Resend implements Command {
   constructor(readonly user: string, readonly pick: number, readonly conflicting: boolean) {}
-  check = (model: Readonly<Model>) => plantsOf(model as Model, this.user).size > 0;
+  check = (model: Readonly<Model>) => plantsOf(model, this.user).size > 0;
   async run(model: Model, real: Real) {
     const entries = [...plantsOf(model, this.user).entries()];
     const [id, plant] = entries[this.pick % entries.length]!;
@@ -100,7 +100,7 @@ class Resend implements Command {
     const sent = this.conflicting ? { ...plant, name: `${plant.name.slice(plant.name.length >= 200 ? 1 : 0)}!` } : plant;
     const reply = await call(real, this.user, 'POST', '/plants', newPlantJson(BigInt(id), sent));
     const wanted = this.conflicting ? 409 : 200;
-    expect(reply.status === wanted, () => `${this} on id ${id} answered ${reply.status}, model says ${wanted}`);
+    expect(reply.status === wanted, () => `${this.toString()} on id ${id} answered ${reply.status}, model says ${wanted}`);
     await verifyList(model, real, this.user, 2);
   }
   toString = () => `${this.conflicting ? 'conflictingCreate' : 'retriedCreate'}(${this.user}, pick ${this.pick})`;
@@ -114,7 +114,7 @@ class Delete implements Command {
     for (let attempt = 0; attempt < (this.twice ? 2 : 1); attempt++) {
       const wanted = plants.has(String(this.id)) ? 204 : 404;
       const reply = await call(real, this.user, 'DELETE', `/plants/${this.id}`);
-      expect(reply.status === wanted, () => `${this} answered ${reply.status}, model says ${wanted}`);
+      expect(reply.status === wanted, () => `${this.toString()} answered ${reply.status}, model says ${wanted}`);
       plants.delete(String(this.id));
     }
     await verifyList(model, real, this.user, 4);

@@ -19,7 +19,7 @@ export async function runSequences(store: Store, bases: string[], { runs, seed }
       await fc.asyncModelRun(() => ({ model: new Map() as Model, real }), commands);
       requests += real.requests;
     }),
-    { numRuns: runs, seed, verbose: 1 },
+    { numRuns: runs, seed, verbose: fc.VerbosityLevel.Verbose },
   );
   return { sequences, requests };
 }

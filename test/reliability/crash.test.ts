@@ -51,7 +51,7 @@ t.test(`${KILL_POINTS} kill points, ${CREATES} concurrent creates over ${CONNECT
   server.child.kill('SIGTERM');
   await server.exit;
   if (storeKind === 'sqlite') {
-    const db = new Database(settings.config.databasePath!, { readonly: true });
+    const db = new Database(settings.config.databasePath, { readonly: true });
     t.equal(db.pragma('integrity_check', { simple: true }), 'ok');
     db.close();
   } else {

@@ -123,7 +123,7 @@ t.test('crashed under load (pg_ctl stop -m immediate): every acknowledged create
   t.teardown(() => client.close());
   const acknowledged = new Set<string>();
   const failed = new Set<number | string | undefined>();
-  let crashed = false;
+  let crashed = false as boolean; // set in a callback: not a constant, whatever the narrowing says
   const sends = Array.from({ length: 600 }, (_, index) =>
     client.send('POST', '/plants', token, `{"id":${index - 2 ** 31},"name":"p${index}"}`).then((outcome) => {
       if (outcome.status === 200) acknowledged.add(`p${index}`);

@@ -23,7 +23,7 @@ function trickle(port: number, head: string, text: string): Promise<{ answer: st
     const timer = setInterval(() => {
       if (sent < text.length && !socket.destroyed) socket.write(text[sent++]!);
     }, 1000);
-    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('data', (chunk) => (answer += String(chunk)));
     socket.on('error', () => undefined);
     socket.on('close', () => {
       clearInterval(timer);

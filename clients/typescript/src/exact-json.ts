@@ -36,5 +36,5 @@ function write(input: unknown, key: string): string | undefined {
     return `{${members.join(',')}}`;
   }
   // Strings, finite numbers, booleans and null as JSON.stringify writes them; undefined and functions are left out.
-  return JSON.stringify(value) as string | undefined;
+  return JSON.stringify(value);
 }

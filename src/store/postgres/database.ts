@@ -14,9 +14,10 @@ const INT8 = 20;
  * Every bigint column arrives as exact BigInt: pg's default is a string, and a JavaScript
  * number would round ids beyond 2^53.
  */
-const types: pg.CustomTypesConfig = {
-  getTypeParser: (oid, format) => (oid === INT8 && format !== 'binary' ? (text: string) => BigInt(text) : pg.types.getTypeParser(oid, format)),
-};
+const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: string) => (value: string) => unknown;
+const types = {
+  getTypeParser: (oid: number, format?: string) => (oid === INT8 && format !== 'binary' ? (text: string) => BigInt(text) : defaultParser(oid, format)),
+} as pg.CustomTypesConfig;
 
 /** Migrations wait for each other, so their statements may take longer than a request's. */
 const MIGRATION_TIMEOUT_MS = 300_000;
@@ -31,7 +32,7 @@ export function withStartupOption(url: string, option: string): string {
   const at = url.indexOf('?');
   const params = new URLSearchParams(at === -1 ? '' : url.slice(at + 1));
   params.set('options', [params.get('options'), option].filter(Boolean).join(' '));
-  return `${at === -1 ? url : url.slice(0, at)}?${params}`;
+  return `${at === -1 ? url : url.slice(0, at)}?${params.toString()}`;
 }
 
 /**

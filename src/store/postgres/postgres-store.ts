@@ -7,20 +7,19 @@ import { migrate, openPool, type PoolSettings } from './database.js';
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
- * Insert, or say why not, in one statement. The fallback SELECT reads the statement's snapshot,
- * so a row that a concurrent transaction committed after it began is not seen there even though
- * ON CONFLICT saw it: then no row comes back, and the statement is simply run again.
+ * Insert, or say why not, in one statement that cannot miss a racing write. ON CONFLICT DO UPDATE
+ * works on the newest committed row, not the statement's snapshot, and PostgreSQL settles a row
+ * that a concurrent transaction inserts or deletes meanwhile itself (it waits, then inserts or
+ * takes the row): so there is always an answer, where DO NOTHING and a SELECT of the snapshot
+ * could find no row at all when a concurrent create and delete raced it. The update changes
+ * nothing and happens only for identical content (a retried create); a conflicting row is only
+ * locked, and no row comes back. `xmax = 0` tells a row this statement inserted from one it took.
  */
 const ADD_PLANT = `
-  WITH inserted AS (
-    INSERT INTO plants (owner, id, name, tag) VALUES ($1, $2, $3, $4)
-    ON CONFLICT (owner, id) DO NOTHING
-    RETURNING 1
-  )
-  SELECT 'created' AS result FROM inserted
-  UNION ALL
-  SELECT CASE WHEN name = $3 AND tag IS NOT DISTINCT FROM $4::text THEN 'unchanged' ELSE 'conflict' END
-    FROM plants WHERE owner = $1 AND id = $2 AND NOT EXISTS (SELECT 1 FROM inserted)`;
+  INSERT INTO plants (owner, id, name, tag) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (owner, id) DO UPDATE SET name = EXCLUDED.name
+    WHERE plants.name = EXCLUDED.name AND plants.tag IS NOT DISTINCT FROM EXCLUDED.tag
+  RETURNING CASE WHEN xmax = 0 THEN 'created' ELSE 'unchanged' END AS result`;
 
 const statements = {
   addPlant: ADD_PLANT,
@@ -70,13 +69,9 @@ export class PostgresStore implements Store, PlantStore {
   }
 
   async addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
-    const values = [owner, int8(plant.id), plant.name, plant.tag ?? null];
-    // Each empty answer means a concurrent create or delete of the same plant raced this one; a few tries settle it.
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const { rows } = await this.#run<{ result: AddResult }>('addPlant', values);
-      if (rows[0] !== undefined) return rows[0].result;
-    }
-    throw new Error(`plant ${plant.id} of ${owner} kept changing under concurrent writes`);
+    const { rows } = await this.#run<{ result: AddResult }>('addPlant', [owner, int8(plant.id), plant.name, plant.tag ?? null]);
+    // No row: the plant exists with other content (ADD_PLANT's update did not apply), decided on the newest row.
+    return rows[0]?.result ?? 'conflict';
   }
 
   async listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {

@@ -64,10 +64,15 @@ function isFolder(path: string): boolean {
 export function openDatabase(path: string): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = openFile(path);
+  // Opening may wait for another process (start-up only, so blocking is fine): migrations take the write lock.
   db.pragma('busy_timeout = 5000');
   useWal(db, 5000);
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   migrate(db);
+  // From here on nothing waits for a lock on the event loop, where a wait would stop every
+  // request: writes wait for the write lock on timers (group-commit.ts), and reads in WAL mode
+  // never wait for a writer.
+  db.pragma('busy_timeout = 0');
   return db;
 }

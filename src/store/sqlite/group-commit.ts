@@ -1,14 +1,26 @@
 // Group commit: writes queued in the same turn of the event loop share one transaction
 // and one fsync; each caller is answered only after that commit, with its own result.
+import { DatabaseBusy, retryLater } from '../../errors.js';
 import type { SqliteDatabase } from './database.js';
 
 interface Pending {
   work: () => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** performance.now() past which this write stops waiting for the write lock. */
+  deadline: number;
 }
 
 const MAX_BATCH = 1000;
+/** Longest a write waits for the write lock by default (WRITE_LOCK_TIMEOUT_MS). */
+export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
+/**
+ * Pauses between tries for a write lock another process holds: short at first, since another
+ * instance's commit lasts a millisecond or two, then steady, so a long holder costs a try every 25 ms.
+ */
+const RETRY_DELAYS_MS = [1, 2, 5, 10, 20, 25];
+
+const isBusy = (error: unknown) => String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
 
 /** How the store commits its writes. */
 export interface WriteQueue {
@@ -18,16 +30,26 @@ export interface WriteQueue {
   readonly commits: number;
 }
 
+export interface GroupCommitOptions {
+  /** Longest a write waits for the write lock; then it is refused with DatabaseBusy (503) and changes nothing. */
+  lockTimeoutMs?: number;
+}
+
 export class GroupCommit implements WriteQueue {
   #queue: Pending[] = [];
+  /** A flush is due: on the next turn, or after a pause while another process holds the lock. */
   #scheduled = false;
+  /** Tries for the lock that found it taken, in a row. */
+  #busyTries = 0;
   /** Transactions committed so far; tests read it to see writes share one. */
   commits = 0;
   readonly #db: SqliteDatabase;
   readonly #statements;
+  readonly #lockTimeoutMs: number;
 
-  constructor(db: SqliteDatabase) {
+  constructor(db: SqliteDatabase, options: GroupCommitOptions = {}) {
     this.#db = db;
+    this.#lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
     this.#statements = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
@@ -40,7 +62,9 @@ export class GroupCommit implements WriteQueue {
 
   run<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject, deadline: performance.now() + this.#lockTimeoutMs });
+      // While a flush waits for the lock, new writes only join the queue: they commit after the
+      // ones before them, in the order they came.
       if (!this.#scheduled) {
         this.#scheduled = true;
         // setImmediate runs after the pending I/O callbacks, so requests that arrived
@@ -52,15 +76,26 @@ export class GroupCommit implements WriteQueue {
 
   #flush(): void {
     this.#scheduled = false;
-    const batch = this.#queue.splice(0, MAX_BATCH);
-    if (this.#queue.length > 0) {
-      this.#scheduled = true;
-      setImmediate(() => this.#flush());
-    }
+    if (this.#queue.length === 0) return;
     const { begin, commit, rollback, savepoint, release, undo } = this.#statements;
+    try {
+      // The connection's busy_timeout is 0 (database.ts): when another process holds the lock this
+      // fails at once instead of blocking the event loop, and the wait happens on timers below.
+      begin.run();
+    } catch (error) {
+      if (isBusy(error)) {
+        this.#waitForLock();
+        return;
+      }
+      for (const pending of this.#queue.splice(0, MAX_BATCH)) pending.reject(error);
+      this.#scheduleRest();
+      return;
+    }
+    this.#busyTries = 0;
+    const batch = this.#queue.splice(0, MAX_BATCH);
+    this.#scheduleRest();
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     try {
-      begin.run();
       for (const pending of batch) {
         // A savepoint per write: one write's failure undoes only that write.
         savepoint.run();
@@ -76,7 +111,7 @@ export class GroupCommit implements WriteQueue {
       commit.run();
       this.commits++;
     } catch (error) {
-      // BEGIN, a savepoint or COMMIT itself failed: nothing in this batch is durable.
+      // A savepoint or COMMIT itself failed: nothing in this batch is durable.
       if (this.#db.inTransaction) rollback.run();
       for (const pending of batch) pending.reject(error);
       return;
@@ -86,5 +121,29 @@ export class GroupCommit implements WriteQueue {
       if (outcome.ok) pending.resolve(outcome.value);
       else pending.reject(outcome.error);
     });
+  }
+
+  #scheduleRest(): void {
+    if (this.#queue.length === 0 || this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.#flush());
+  }
+
+  /** Another process holds the write lock: writes past their bound give up, the rest try again after a pause. */
+  #waitForLock(): void {
+    const now = performance.now();
+    // The queue is in arrival order and every write has the same bound, so the expired ones are at its head.
+    while (this.#queue[0] !== undefined && this.#queue[0].deadline <= now) {
+      const seconds = Math.max(1, Math.ceil(this.#lockTimeoutMs / 1000));
+      this.#queue.shift()!.reject(retryLater(new DatabaseBusy(seconds), seconds));
+    }
+    if (this.#queue.length === 0) {
+      this.#busyTries = 0;
+      return;
+    }
+    const pause = RETRY_DELAYS_MS[Math.min(this.#busyTries++, RETRY_DELAYS_MS.length - 1)]!;
+    this.#scheduled = true;
+    // One last try exactly at the oldest write's deadline, before it gives up.
+    setTimeout(() => this.#flush(), Math.min(pause, this.#queue[0]!.deadline - now));
   }
 }

@@ -1,6 +1,6 @@
-// Local $ref resolution, shared by the generator and the contract tests.
+// Local $ref resolution, shared by the generator, the gate, the conformance run and the contract tests.
 import t from 'tap';
-import { resolveRef } from '../../scripts/openapi-ref.js';
+import { followRef, resolveRef } from '../../src/contract/openapi-ref.js';
 
 const document = {
   paths: { '/plants/{id}': { get: { ok: true } } },
@@ -19,4 +19,13 @@ t.test('a reference that cannot be followed is an error naming it', async (t) =>
   t.throws(() => resolveRef(document, { $ref: '#/components/schemas/Missing' }), /#\/components\/schemas\/Missing names nothing/);
   t.throws(() => resolveRef(document, { $ref: 'other.yaml#/x' }), /other\.yaml#\/x is not a local reference/);
   t.throws(() => resolveRef(document, { $ref: '#/components/schemas/Loop' }), /refers to itself/);
+});
+
+t.test('siblings of a $ref are laid over its target, and the pointer says where the target is', async (t) => {
+  const withSiblings = { paths: {}, components: { responses: { Base: { description: 'base', content: {} } } } };
+  t.same(followRef(withSiblings, { $ref: '#/components/responses/Base', description: 'mine' }, '/paths/~1x/get/responses/400'), {
+    node: { description: 'mine', content: {} },
+    pointer: '/components/responses/Base',
+  });
+  t.same(followRef(withSiblings, { description: 'plain' }, '/here'), { node: { description: 'plain' }, pointer: '/here' });
 });

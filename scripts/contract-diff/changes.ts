@@ -1,0 +1,41 @@
+// What the breaking-change gate reports: one change, in one operation, at one JSON pointer of openapi.yaml.
+import { followRef } from '../../src/contract/openapi-ref.js';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export type Severity = 'breaking' | 'non-breaking';
+
+export interface Change {
+  severity: Severity;
+  /** `POST /plants`, or `(document)` for changes outside any operation. */
+  operation: string;
+  /** RFC 6901 pointer into the new openapi.yaml (the old one for removals), where the change is written. */
+  pointer: string;
+  message: string;
+}
+
+/** The project's $ref resolver (src/contract/openapi-ref.ts), typed as the gate reads documents: JSON values. */
+export const follow = (document: JsonObject, node: Json | undefined, pointer: string) => followRef(document, node, pointer) as { node: Json | undefined; pointer: string };
+
+export function isObject(value: Json | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A JSON value as text for a message: strings as they are, anything else as JSON. */
+export const text = (value: Json | undefined): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+export const pointerTo = (...segments: (string | number)[]) => segments.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+
+/** Collects changes for one operation; the same change reached twice (a shared component) is kept once. */
+export class Changes {
+  readonly list: Change[] = [];
+  readonly #seen = new Set<string>();
+
+  add(severity: Severity, operation: string, pointer: string, message: string): void {
+    const key = `${severity} ${operation} ${pointer} ${message}`;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.list.push({ severity, operation, pointer, message });
+  }
+}

@@ -1,0 +1,68 @@
+// The conformance run's HTTP: every response is read whole and checked against openapi.yaml, and
+// no request starts once the run is interrupted (the one in flight finishes, so its outcome is known).
+import type { ResponseValidator } from './response-validator.js';
+
+export class Interrupted extends Error {
+  constructor() {
+    super('interrupted');
+  }
+}
+
+export interface Exchange {
+  method: string;
+  path: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** How this response departs from openapi.yaml; empty when it follows it. */
+  problems: string[];
+}
+
+export interface Send {
+  token?: string | undefined;
+  /** Sent as it is: ids are written in the text, digit for digit. */
+  body?: string;
+  contentType?: string;
+  accept?: string;
+}
+
+const TIMEOUT_MS = 30_000;
+
+export class Http {
+  interrupted = false;
+  /** How the run's responses departed from openapi.yaml, for the check that is running to report. */
+  readonly problems: string[] = [];
+  #inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    readonly baseUrl: string,
+    readonly validator: ResponseValidator,
+  ) {}
+
+  async send(method: string, path: string, options: Send = {}, { ignoreInterrupt = false } = {}): Promise<Exchange> {
+    if (this.interrupted && !ignoreInterrupt) throw new Interrupted();
+    const headers: Record<string, string> = {};
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+    if (options.accept !== undefined) headers.accept = options.accept;
+    const pending = fetch(this.baseUrl + path, { method, headers, body: options.body, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) }).then(async (response) => ({
+      status: response.status,
+      headers: Object.fromEntries(response.headers.entries()),
+      body: await response.text(),
+    }));
+    this.#inFlight.add(pending);
+    try {
+      const answer = await pending;
+      const exchange = { method, path, ...answer, problems: this.validator.check(method, path, answer) };
+      this.problems.push(...exchange.problems.map((problem) => `${method} ${path.slice(0, 80)}: ${problem}`));
+      return exchange;
+    } finally {
+      this.#inFlight.delete(pending);
+    }
+  }
+
+  /** Resolves when no request is in flight any more. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#inFlight]);
+  }
+}

@@ -1,0 +1,122 @@
+// Checks one HTTP response against openapi.yaml itself with Ajv's JSON Schema 2020-12 dialect (OpenAPI
+// 3.1's): the status is declared, required headers are there, the body matches, an Error's `error` is the status.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { JsonObject } from './contract-file.js';
+import { followRef } from '../contract/openapi-ref.js';
+
+export interface SeenResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface OperationMatch {
+  /** `POST /plants/{id}`, as openapi.yaml writes it. */
+  name: string;
+  operation: JsonObject;
+  /** JSON pointer of the operation in openapi.yaml. */
+  pointer: string;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const asObject = (value: unknown): JsonObject => (typeof value === 'object' && value !== null ? (value as JsonObject) : {});
+
+export class ResponseValidator {
+  readonly #ajv: Ajv2020;
+  readonly #document: JsonObject;
+  readonly #validators = new Map<string, ValidateFunction>();
+  readonly #paths: { template: string; pattern: RegExp }[];
+
+  constructor(document: JsonObject) {
+    this.#document = document;
+    // Strict mode stays on for every schema; the OpenAPI document's own fields and OpenAPI's schema
+    // keywords (3.1 base vocabulary) are declared so the document can be the root the $refs point into.
+    this.#ajv = new Ajv2020({ strict: true, allErrors: true, formats: { int32: { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 }, int64: { type: 'number', validate: Number.isInteger } } });
+    this.#ajv.addVocabulary(['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags', 'externalDocs', 'example', 'discriminator', 'xml']);
+    this.#ajv.addSchema(document, 'openapi.yaml');
+    this.#paths = Object.keys(asObject(document.paths))
+      // Literal paths before templated ones, so /plants/export would win over /plants/{id}.
+      .sort((a, b) => a.split('{').length - b.split('{').length)
+      .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+  }
+
+  /** The operation a request goes to, if openapi.yaml declares it. */
+  find(method: string, url: string): OperationMatch | undefined {
+    const path = url.split('?')[0]!;
+    const lower = method.toLowerCase();
+    if (!METHODS.includes(lower)) return undefined;
+    for (const { template, pattern } of this.#paths) {
+      if (!pattern.test(path)) continue;
+      const operation = asObject(asObject(asObject(this.#document.paths)[template])[lower]);
+      if (Object.keys(operation).length === 0) continue;
+      return { name: `${method.toUpperCase()} ${template}`, operation, pointer: `/paths/${escape(template)}/${lower}` };
+    }
+    return undefined;
+  }
+
+  #resolve(value: unknown, pointer: string): { node: JsonObject; pointer: string } {
+    const followed = followRef(this.#document, value, pointer);
+    return { node: asObject(followed.node), pointer: followed.pointer };
+  }
+
+  #validator(pointer: string): ValidateFunction {
+    let validate = this.#validators.get(pointer);
+    if (validate === undefined) {
+      validate = this.#ajv.compile({ $ref: `openapi.yaml#${pointer.split('/').map(encodeURIComponent).join('/')}` });
+      this.#validators.set(pointer, validate);
+    }
+    return validate;
+  }
+
+  /** What is wrong with this response to `method url`; empty when it follows openapi.yaml (or the operation is not declared). */
+  check(method: string, url: string, response: SeenResponse): string[] {
+    const match = this.find(method, url);
+    if (match === undefined) return [];
+    const status = String(response.status);
+    const responses = asObject(match.operation.responses);
+    const declared = responses[status] ?? responses[`${status[0]}XX`] ?? responses.default;
+    if (declared === undefined) return [`${match.name} answered ${status}, which openapi.yaml does not declare (it declares ${Object.keys(responses).join(', ')})`];
+    const { node: answer, pointer } = this.#resolve(declared, `${match.pointer}/responses/${status}`);
+    const problems: string[] = [];
+    for (const [name, header] of Object.entries(asObject(answer.headers))) {
+      const { node, pointer: headerPointer } = this.#resolve(header, `${pointer}/headers/${escape(name)}`);
+      const value = response.headers[name.toLowerCase()];
+      if (value === undefined) {
+        if (node.required === true) problems.push(`${match.name} ${status} lacks the required header ${name}`);
+        continue;
+      }
+      if (node.schema === undefined) continue;
+      const validate = this.#validator(`${headerPointer}/schema`);
+      const schema = this.#resolve(node.schema, `${headerPointer}/schema`).node;
+      // Header values are text; a number-typed header is checked as the number it spells.
+      const text = String(value);
+      const data = schema.type === 'integer' || schema.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text) : text;
+      if (!validate(data)) problems.push(`${match.name} ${status} header ${name}: ${this.#ajv.errorsText(validate.errors, { dataVar: name })}`);
+    }
+    const content = asObject(answer.content);
+    const types = Object.keys(content);
+    const contentType = String(response.headers['content-type'] ?? '');
+    if (types.length === 0) {
+      if (response.body !== '') problems.push(`${match.name} ${status} must have no body, but has ${response.body.length} bytes`);
+      return problems;
+    }
+    const type = types.find((candidate) => contentType.split(';')[0]!.trim().toLowerCase() === candidate.toLowerCase());
+    if (type === undefined) return [...problems, `${match.name} ${status} has content-type "${contentType}", not ${types.join(' or ')}`];
+    let body: unknown = response.body;
+    if (/json/.test(type)) {
+      try {
+        body = JSON.parse(response.body);
+      } catch {
+        return [...problems, `${match.name} ${status} body is not JSON: ${response.body.slice(0, 80)}`];
+      }
+    }
+    const media = asObject(content[type]);
+    if (media.schema !== undefined) {
+      const validate = this.#validator(`${pointer}/content/${escape(type)}/schema`);
+      if (!validate(body)) problems.push(`${match.name} ${status} body does not match openapi.yaml: ${this.#ajv.errorsText(validate.errors, { dataVar: 'body' })}`);
+    }
+    if (response.status >= 400 && asObject(body).error !== response.status) problems.push(`${match.name} ${status}: the Error's "error" is ${JSON.stringify(asObject(body).error)}, not the status ${status}`);
+    return problems;
+  }
+}

@@ -1,0 +1,63 @@
+// Answers for what Node's HTTP layer and Fastify's router refuse before any hook runs (text that is
+// not HTTP, slow or oversized headers, an Expect it cannot meet, no Host, a bad URL, an over-long
+// id): the Error shape with the API's security headers, like every other answer.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { MissingHost, UnsupportedExpectation } from '../errors.js';
+import { sendError } from './error-handler.js';
+import { API_SECURITY_HEADERS } from './security-headers.js';
+
+/** A URL may be 8 KiB; an answer echoes only its start. */
+const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
+
+function errorAnswer(status: number, message: string) {
+  const body = JSON.stringify({ error: status, message });
+  // Connection: close: after a request Node could not read, the rest of the connection cannot be trusted.
+  const headers = { ...API_SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+  return { body, headers };
+}
+
+/** Fastify's clientErrorHandler: errors Node raises before it has a request. */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message =
+    status === 431 ? 'The request headers are too large.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP.';
+  const { body, headers } = errorAnswer(status, message);
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}\r\n${body}`);
+}
+
+/** Fastify's frameworkErrors: the router's refusals, which come before any hook (the security headers' included). */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.headers(API_SECURITY_HEADERS);
+  const path = request.url.split('?')[0]!;
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    // DELETE /plants/{id} is the only route with a path parameter; the router gives up on it past 100 characters.
+    sendError(reply, 400, `The id in the path is too long: an id is a decimal int64, at most 20 characters. The path starts "${clip(path)}".`);
+    return;
+  }
+  sendError(reply, 400, `The request URL is not valid: it is not correctly percent-encoded. It starts "${clip(path)}".`);
+}
+
+export default fp(
+  async function nodeErrors(app: FastifyInstance) {
+    // Without a listener Node answers 417 with an empty body; with one, the answer is ours.
+    app.server.on('checkExpectation', (request, response) => {
+      const { body, headers } = errorAnswer(417, new UnsupportedExpectation(clip(String(request.headers.expect))).message);
+      response.writeHead(417, headers).end(body);
+    });
+    // HTTP/1.1 requires Host (RFC 9112, 3.2). Node's own check (requireHostHeader, off in app.ts)
+    // answers 400 with an empty body; here it is an error like any other, after the security headers' hook.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.headers.host === undefined && request.raw.httpVersion === '1.1') return done(new MissingHost());
+      done();
+    });
+  },
+  { name: 'node-errors', dependencies: ['security-headers'] },
+);

@@ -1,0 +1,64 @@
+// The failed-authentication limiter: blocks an address past its limit for the rest of its minute,
+// forgets old windows, and costs the same per failure at 100,000 tracked addresses as at a few.
+import t from 'tap';
+import { FailureLimiter } from '../../src/auth/failure-limiter.js';
+
+const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+t.test('an address is blocked after its limit until its minute has passed', async (t) => {
+  const limiter = new FailureLimiter(3);
+  const start = 1_000_000;
+  for (let i = 0; i < 3; i++) {
+    t.equal(limiter.blockedFor('a', start + i), 0, `not blocked before failure ${i + 1}`);
+    limiter.recordFailure('a', start + i);
+  }
+  t.equal(limiter.blockedFor('a', start + 10), 60, 'blocked for the rest of the minute, in whole seconds');
+  t.equal(limiter.blockedFor('a', start + 59_001), 1);
+  t.equal(limiter.blockedFor('b', start + 10), 0, 'other addresses are not');
+  t.equal(limiter.blockedFor('a', start + 60_000), 0, 'free once the minute has passed');
+  limiter.recordFailure('a', start + 60_000);
+  t.equal(limiter.blockedFor('a', start + 60_001), 0, 'a new window starts with one failure');
+});
+
+t.test('a window that began late in one time bucket still lasts its full minute', async (t) => {
+  const limiter = new FailureLimiter(2);
+  limiter.recordFailure('x', 0); // opens the first bucket
+  limiter.recordFailure('a', 59_000);
+  limiter.recordFailure('a', 61_000); // a later bucket: the window of 59_000 still counts
+  t.equal(limiter.blockedFor('a', 100_000), 19, 'blocked until 119_000');
+  t.equal(limiter.blockedFor('a', 119_000), 0);
+});
+
+t.test('addresses not seen for two minutes are forgotten: memory follows recent failures', async (t) => {
+  const limiter = new FailureLimiter(30);
+  for (let i = 0; i < 1000; i++) limiter.recordFailure(address(i), i);
+  t.equal(limiter.tracked, 1000);
+  limiter.recordFailure('late', 125_000);
+  t.equal(limiter.tracked, 1, 'only the address of the last two minutes is kept');
+});
+
+t.test('100,000 addresses failing: the cost per failure stays flat', async (t) => {
+  const limiter = new FailureLimiter(30);
+  const now = Date.now();
+  const CHUNK = 10_000;
+  const chunks: number[] = [];
+  for (let chunk = 0; chunk < 10; chunk++) {
+    const started = performance.now();
+    for (let i = chunk * CHUNK; i < (chunk + 1) * CHUNK; i++) {
+      limiter.blockedFor(address(i), now);
+      limiter.recordFailure(address(i), now);
+    }
+    chunks.push(performance.now() - started);
+    // A table swept on every new address takes seconds per chunk from the second one on: stop there.
+    if (chunks.at(-1)! > 2000) break;
+  }
+  t.comment(`10,000 failures from new addresses per chunk, ms: ${chunks.map((ms) => ms.toFixed(1)).join(', ')}`);
+  t.equal(chunks.length, 10, 'all 100,000 addresses recorded');
+  t.equal(limiter.tracked, 100_000);
+  const first = chunks.slice(0, 2).reduce((a, b) => a + b) / 2;
+  const last = chunks.slice(-2).reduce((a, b) => a + b) / 2;
+  t.ok(last < 5 * first + 20, `the last chunks (${last.toFixed(1)} ms) cost about what the first did (${first.toFixed(1)} ms)`);
+  t.equal(limiter.blockedFor(address(99_999), now), 0);
+  for (let i = 0; i < 30; i++) limiter.recordFailure(address(99_999), now);
+  t.ok(limiter.blockedFor(address(99_999), now) > 0, 'and still counts correctly');
+});

@@ -1,0 +1,164 @@
+// The conformance run against deliberately broken deployments (a proxy in front of a real server that
+// injects one fault each): every fault fails the run, the failing line names it, and no plant is left.
+import { spawn } from 'node:child_process';
+import t, { type Test } from 'tap';
+import { faultyProxy, type Fault, type ProxiedRequest } from '../helpers/faulty-proxy.js';
+import { listAll } from '../helpers/load.js';
+import { cliCommand, freePort, runCli, startServer, type Finished } from '../helpers/process.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { until } from '../helpers/until.js';
+
+interface Deployment {
+  url: string;
+  token: string;
+  otherToken: string;
+}
+
+async function deployment(t: Test): Promise<Deployment> {
+  const env = { DATABASE_PATH: `${tempDir(t)}/plants.db`, DATABASE_URL: '' };
+  const server = await startServer(t, { ...env, BOOTSTRAP_TOKEN: 'off', LOG_LEVEL: 'warn', AUTH_FAILURES_PER_MINUTE: '1000' });
+  const token = (await runCli(['token', 'create', 'alice'], env)).stdout.trim();
+  const otherToken = (await runCli(['token', 'create', 'bob'], env)).stdout.trim();
+  return { url: server.url, token, otherToken };
+}
+
+// One server for the file: every run leaves nothing behind (each test says so), so the next starts clean.
+const shared = deployment(t);
+
+const args = (url: string, { token, otherToken }: Deployment) => ['conformance', '--base-url', url, '--token', token, '--other-token', otherToken];
+const json = (request: ProxiedRequest) => request.headers['content-type']?.startsWith('application/json') === true;
+
+const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: RegExp }> = {
+  'adds an undeclared property to a created plant': {
+    fault: () => ({
+      response: (response, request) => (request.method === 'POST' && response.status === 200 ? { ...response, body: response.body.replace(/}$/, ',"colour":"green"}') } : response),
+    }),
+    names: /^FAIL {2}POST \/plants {2}creates a plant: .*NOT AS openapi\.yaml SAYS: POST \/plants: POST \/plants 200 body does not match openapi\.yaml: body must NOT have additional properties/m,
+  },
+  'answers 500 for a long name': {
+    fault: () => ({
+      answer: (request) => {
+        if (request.method !== 'POST' || !json(request) || !/"name":"[^"]{201,}"/.test(request.body)) return undefined;
+        return { status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":500,"message":"Something went wrong."}' };
+      },
+    }),
+    names: /^FAIL {2}POST \/plants {2}refuses a name of 201 characters: expected 400; got 500 /m,
+  },
+  'drops WWW-Authenticate': {
+    fault: () => ({
+      response: (response) => ({ ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'www-authenticate')) }),
+    }),
+    names: /^FAIL {2}GET \/plants {2}refuses a request without a token: expected 401 with WWW-Authenticate: Bearer realm="plant-store"; got 401 WWW-Authenticate: \(none\) .*lacks the required header WWW-Authenticate/m,
+  },
+  'rounds a large id (a JSON.parse on the way)': {
+    fault: () => ({
+      request: (request) => {
+        if (request.method !== 'POST' || !json(request)) return request;
+        try {
+          return { ...request, body: JSON.stringify(JSON.parse(request.body)) };
+        } catch {
+          return request;
+        }
+      },
+    }),
+    names: /^FAIL {2}POST \/plants {2}keeps id 9007199254740993 exactly: expected 200, and DELETE \/plants\/9007199254740993 204 then 404; got 409 .*the id was rounded/m,
+  },
+  "lets another user delete a user's plant": {
+    // As a service that looked plants up by id alone would: the other user's DELETE reaches the owner's plant.
+    fault: ({ token, otherToken }) => ({
+      request: (request) => (request.method === 'DELETE' && request.headers.authorization === `Bearer ${otherToken}` ? { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } } : request),
+    }),
+    names: /^FAIL {2}DELETE \/plants\/\{id\} {2}does not let another user delete this user's plant: .*got the other user's DELETE: 204/m,
+  },
+};
+
+t.test('each broken deployment fails the run, named in its failing line, and no plant is left', async (t) => {
+  const server = await shared;
+  for (const [name, { fault, names }] of Object.entries(faults)) {
+    await t.test(name, async (t) => {
+      const proxy = await faultyProxy(t, server.url, fault(server));
+      const run = await runCli(args(proxy, server), {});
+      t.equal(run.code, 1, 'exit 1');
+      t.match(run.stdout, names, 'the failing line names the fault');
+      t.match(run.stdout, /^\d+ passed, [1-9]\d* failed$/m);
+      t.match(run.stdout, /^cleanup: no plant of this run is left/m);
+      t.same(await listAll(server.url, server.token), [], 'no plant of the user is left');
+      t.same(await listAll(server.url, server.otherToken), [], 'none of the other user');
+    });
+  }
+});
+
+t.test('interrupted (SIGINT) in the middle, it still deletes every plant it created', async (t) => {
+  const server = await shared;
+  let held: () => void = () => undefined;
+  const reached = new Promise<void>((resolve) => {
+    held = resolve;
+  });
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const proxy = await faultyProxy(t, server.url, {
+    // Holds the first page of the pagination walk: by then the run has created its plants.
+    request: async (request) => {
+      if (request.url === '/plants?limit=2') {
+        held();
+        await released;
+      }
+      return request;
+    },
+  });
+  const [command, commandArgs] = cliCommand(args(proxy, server));
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const exit = new Promise<Finished>((resolve) => {
+    child.on('close', (code, signal) => {
+      resolve({ code, signal, stdout, stderr: '' });
+    });
+  });
+  await reached;
+  t.not((await listAll(server.url, server.token)).length, 0, 'the run has plants of its own now');
+  child.kill('SIGINT');
+  // The signal is handled before the held answer comes back: wait for the line that says so.
+  await until(() => stdout.includes('SIGINT: stopping'), 10_000, 'the line that says the signal was received');
+  release();
+  const { code } = await exit;
+  t.equal(code, 130, stdout);
+  t.match(stdout, /^SIGINT: stopping after the request in flight/m);
+  t.match(stdout, /^cleanup: no plant of this run is left/m);
+  t.match(stdout, /\(interrupted\)$/m);
+  t.same(await listAll(server.url, server.token), [], 'no plant of the run is left');
+});
+
+t.test('a deployment serving another contract is named by the differing pointers', async (t) => {
+  const server = await shared;
+  const proxy = await faultyProxy(t, server.url, {
+    response: (response, request) => (request.url === '/openapi.json' ? { ...response, body: response.body.replace('"version":"1.0.0"', '"version":"1.1.0"') } : response),
+  });
+  const run = await runCli(args(proxy, server), {});
+  t.equal(run.code, 1);
+  t.match(run.stdout, /^FAIL {2}GET \/openapi\.json {2}serves the contract this command ships with: expected 200 with a document equal to openapi\.yaml; got 200, differs at \/info\/version$/m);
+});
+
+// Leaves plants behind on the shared server by design: keep it after the tests that expect a clean one.
+t.test('plants it cannot delete are named, and fail the run', async (t) => {
+  const server = await shared;
+  const proxy = await faultyProxy(t, server.url, {
+    answer: (request) => (request.method === 'DELETE' && request.headers.authorization === `Bearer ${server.token}` ? { status: 502, headers: { 'content-type': 'application/json' }, body: '{"error":502,"message":"Down."}' } : undefined),
+  });
+  const run = await runCli(args(proxy, server), {});
+  t.equal(run.code, 1);
+  t.match(run.stdout, /^FAIL {2}DELETE \/plants\/\{id\} {2}deletes every plant of this run: expected none left; got \d+ \(--token\)/m);
+  t.match(run.stdout, /^cleanup: FAILED, \d+ plants? of this run (is|are) left \(listed above\)$/m);
+  // 502: a status DELETE does not declare (503 it does, for a busy write lock).
+  t.match(run.stdout, /DELETE \/plants\/\{id\} 502 is not declared|answered 502, which openapi\.yaml does not declare/);
+});
+
+t.test('a deployment that does not answer fails every check, saying so', async (t) => {
+  const port = await freePort();
+  const run = await runCli(['conformance', '--base-url', `http://127.0.0.1:${port}`, '--token', 'a', '--other-token', 'b'], {});
+  t.equal(run.code, 1);
+  t.match(run.stdout, /^FAIL {2}GET \/openapi\.json {2}.*got failed: fetch failed \(connect ECONNREFUSED/m);
+  t.match(run.stdout, /^0 passed, \d+ failed$/m);
+});

@@ -1,0 +1,103 @@
+// What Node's HTTP layer refuses before Fastify has a request, and what Fastify's router refuses
+// before any hook, is answered like everything else: the Error shape, with the API's security headers.
+import { connect } from 'node:net';
+import t from 'tap';
+import { API_SECURITY_HEADERS } from '../../src/plugins/security-headers.js';
+import { buildTestApp, tokenFor } from '../helpers/app.js';
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+function parse(text: string): RawAnswer | undefined {
+  const end = text.indexOf('\r\n\r\n');
+  if (end === -1) return undefined;
+  const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const body = text.slice(end + 4);
+  if (Buffer.byteLength(body) < Number(headers['content-length'] ?? 0)) return undefined;
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+/** Sends raw bytes over a real socket and reads the first whole answer, or what came before the server closed. */
+function raw(port: number, bytes: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += String(chunk);
+      const answer = parse(text);
+      if (answer === undefined) return;
+      socket.destroy();
+      resolve(answer);
+    });
+    socket.on('error', (error) => (text ? undefined : reject(error)));
+    socket.on('close', () => resolve(parse(text) ?? { status: Number(text.split(' ')[1]), headers: {}, body: text }));
+    socket.write(bytes);
+  });
+}
+
+async function listening(t: Parameters<typeof buildTestApp>[0]) {
+  const app = await buildTestApp(t, { headersTimeoutMs: 1000, requestTimeoutMs: 2000 });
+  const token = await tokenFor(app, 'alice');
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, token, port: (app.server.address() as { port: number }).port, expected: API_SECURITY_HEADERS };
+}
+
+function checkErrorAnswer(t: Parameters<typeof buildTestApp>[0], what: string, answer: RawAnswer, status: number, expected: Record<string, string>, message: RegExp) {
+  t.equal(answer.status, status, `${what}: ${status}`);
+  t.match(answer.headers['content-type'], /^application\/json/, `${what}: JSON`);
+  const body = JSON.parse(answer.body) as Record<string, unknown>;
+  t.same(Object.keys(body).sort(), ['error', 'message'], `${what}: the Error shape`);
+  t.equal(body.error, status, `${what}: error is the status`);
+  t.match(body.message, message, `${what}: ${String(body.message)}`);
+  for (const [name, value] of Object.entries(expected)) t.equal(answer.headers[name], value, `${what}: ${name}`);
+}
+
+t.test("Node's own refusals: the Error shape with the API's security headers", async (t) => {
+  const { port, token, expected } = await listening(t);
+  const cases: Array<[string, string, number, RegExp]> = [
+    ['no Host header', 'GET /healthz HTTP/1.1\r\n\r\n', 400, /Host header/],
+    ['no Host header on a plant operation', `GET /plants HTTP/1.1\r\nAuthorization: Bearer ${token}\r\n\r\n`, 400, /Host header/],
+    ['Expect: foo', 'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n', 417, /Expect header "foo"/],
+    ['headers over 16 KiB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, /headers are too large/],
+    ['text that is not HTTP', 'HELLO THERE\r\n\r\n', 400, /not valid HTTP/],
+    ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n', 400, /not valid HTTP/],
+  ];
+  for (const [what, bytes, status, message] of cases) checkErrorAnswer(t, what, await raw(port, bytes), status, expected, message);
+});
+
+t.test("Fastify's own 413 and 415 carry them too (they come after the hooks)", async (t) => {
+  const { port, token, expected } = await listening(t);
+  const big = `{"id":1,"name":"${'a'.repeat(20_000)}"}`;
+  const head = `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n`;
+  checkErrorAnswer(t, 'a body over 16 KiB', await raw(port, `${head}Content-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n${big}`), 413, expected, /larger than 16384 bytes/);
+  checkErrorAnswer(t, 'text/plain', await raw(port, `${head}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`), 415, expected, /application\/json/);
+});
+
+t.test('a client too slow with its headers gets 408 in the Error shape with the security headers', async (t) => {
+  const { port, expected } = await listening(t);
+  checkErrorAnswer(t, 'slow headers', await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n'), 408, expected, /too long to arrive/);
+});
+
+t.test('HTTP/1.0 without Host is still served (only HTTP/1.1 requires it)', async (t) => {
+  const { port } = await listening(t);
+  const answer = await raw(port, 'GET /healthz HTTP/1.0\r\n\r\n');
+  t.equal(answer.status, 200);
+  t.equal(answer.body, '{"status":"ok"}');
+});
+
+t.test("the router's refusals: a URL that is not percent-encoded, an id past 100 characters", async (t) => {
+  const { port, token, expected } = await listening(t);
+  const badUrl = await raw(port, `DELETE /plants/%E0%A4%A${'x'.repeat(3000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+  checkErrorAnswer(t, 'a bad percent-encoding', badUrl, 400, expected, /not valid/);
+  t.ok(badUrl.body.length < 300, `a short message (${badUrl.body.length} bytes), not the whole URL`);
+
+  const id = '1'.repeat(8000);
+  const longId = await raw(port, `DELETE /plants/${id} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+  checkErrorAnswer(t, 'an 8,000-digit id', longId, 400, expected, /id .*too long/i);
+  t.ok(longId.body.length < 300, `a short message (${longId.body.length} bytes), not the whole URL`);
+  t.notMatch(longId.body, /1{41}/, 'echoes at most a short prefix of the id');
+});

@@ -1,0 +1,95 @@
+// Requests pipelined on one connection are answered as if handled one after the other: a write is
+// visible to the next request on the same connection (RFC 9112, 9.3.2 allows parallel handling
+// only when every request is safe).
+import { connect } from 'node:net';
+import t from 'tap';
+import { buildTestApp, tokenFor } from '../helpers/app.js';
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** Splits pipelined HTTP/1.1 answers (each with Content-Length, or none for 204). */
+function answers(text: string): Answer[] {
+  const found: Answer[] = [];
+  let at = 0;
+  for (;;) {
+    const end = text.indexOf('\r\n\r\n', at);
+    if (end === -1) return found;
+    const head = text.slice(at, end);
+    const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0);
+    if (text.length < end + 4 + length) return found;
+    found.push({ status: Number(head.split(' ')[1]), body: text.slice(end + 4, end + 4 + length) });
+    at = end + 4 + length;
+  }
+}
+
+/** Writes every request at once on one connection and reads as many answers. */
+function pipeline(port: number, requests: string[]): Promise<Answer[]> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += String(chunk);
+      const found = answers(text);
+      if (found.length < requests.length) return;
+      socket.destroy();
+      resolve(found);
+    });
+    socket.on('error', reject);
+    socket.on('close', () => reject(new Error(`closed after ${answers(text).length} of ${requests.length} answers`)));
+    socket.write(requests.join(''));
+  });
+}
+
+async function listening(t: Parameters<typeof buildTestApp>[0]) {
+  const app = await buildTestApp(t, { rateLimitPerMinute: 0 });
+  const token = await tokenFor(app, 'alice');
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  const head = (method: string, path: string) => `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n`;
+  const request = (method: string, path: string, body?: string) =>
+    body === undefined ? `${head(method, path)}\r\n` : `${head(method, path)}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  return { port, request };
+}
+
+t.test('a GET pipelined after a POST or DELETE sees it, 20 times over', async (t) => {
+  const { port, request } = await listening(t);
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning.name);
+  process.on('warning', onWarning);
+  t.teardown(() => void process.off('warning', onWarning));
+  const requests: string[] = [];
+  for (let i = 1; i <= 20; i++) requests.push(request('POST', '/plants', `{"id":${i},"name":"p${i}"}`), request('GET', '/plants?limit=1000'));
+  for (let i = 1; i <= 20; i += 2) requests.push(request('DELETE', `/plants/${i}`), request('GET', '/plants?limit=1000'));
+  const found = await pipeline(port, requests);
+  let sawCreate = 0;
+  for (let i = 0; i < 20; i++) {
+    t.equal(found[2 * i]!.status, 200, `create ${i + 1}`);
+    if ((JSON.parse(found[2 * i + 1]!.body) as unknown[]).length === i + 1) sawCreate++;
+  }
+  let sawDelete = 0;
+  for (let k = 0; k < 10; k++) {
+    t.equal(found[40 + 2 * k]!.status, 204, `delete ${2 * k + 1}`);
+    if ((JSON.parse(found[41 + 2 * k]!.body) as unknown[]).length === 19 - k) sawDelete++;
+  }
+  t.comment(`GETs that saw the create before them: ${sawCreate} of 20; the delete before them: ${sawDelete} of 10`);
+  t.equal(sawCreate, 20, 'every GET saw the create pipelined before it');
+  t.equal(sawDelete, 10, 'every GET saw the delete pipelined before it');
+  // Waiting requests are queued per connection, one listener at a time, not one listener each on the first.
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(warnings, [], 'no listener leak warnings');
+});
+
+t.test('a DELETE pipelined after the POST of the same plant finds it; a POST after the DELETE creates it again', async (t) => {
+  const { port, request } = await listening(t);
+  const found = await pipeline(port, [
+    request('POST', '/plants', '{"id":7,"name":"a"}'),
+    request('DELETE', '/plants/7'),
+    request('POST', '/plants', '{"id":7,"name":"b"}'),
+    request('GET', '/plants'),
+  ]);
+  t.same(found.map((answer) => answer.status), [200, 204, 200, 200]);
+  t.equal(found[3]!.body, '[{"name":"b"}]');
+});
