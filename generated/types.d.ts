@@ -198,6 +198,7 @@ export interface components {
         /** @description The body is not a valid NewPlant (or not valid JSON); the message says which part and why. Nothing was changed. */
         BadPlant: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -213,6 +214,7 @@ export interface components {
         /** @description The limit or the cursor is not valid; the message says which and why. */
         BadListQuery: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -228,6 +230,7 @@ export interface components {
         /** @description The id in the path is not a decimal int64; the message says so. Nothing was changed. */
         BadPlantId: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -244,6 +247,7 @@ export interface components {
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -259,6 +263,7 @@ export interface components {
         /** @description The request body is larger than 16 KiB. */
         PayloadTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -278,6 +283,7 @@ export interface components {
          */
         UnsupportedMediaType: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -294,6 +300,7 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -309,6 +316,7 @@ export interface components {
         /** @description Something failed inside the service. The message carries no details; the log has them under the request id. */
         InternalError: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -329,6 +337,7 @@ export interface components {
         WriteLockBusy: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -362,6 +371,11 @@ export interface components {
          * @example 30
          */
         "Retry-After": number;
+        /**
+         * @description The id of this request: the X-Request-Id the client sent (printable ASCII, at most 128 characters), or one the service made. Logs carry it; a 500 names it.
+         * @example 3f2b1c9e-8a4d-4e0f-9b7a-2d6c5e1f0a93
+         */
+        "X-Request-Id": string;
     };
     pathItems: never;
 }
@@ -392,6 +406,7 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -439,6 +454,7 @@ export interface operations {
             /** @description The plant is stored (or was already stored with exactly this content). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -456,6 +472,7 @@ export interface operations {
             /** @description The caller already has a plant with this id, with a different name or tag. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -493,6 +510,7 @@ export interface operations {
             /** @description The plant is deleted. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -502,6 +520,7 @@ export interface operations {
             /** @description The caller has no plant with this id. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -533,6 +552,7 @@ export interface operations {
             /** @description The process is up. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -558,6 +578,7 @@ export interface operations {
             /** @description The database answers. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -572,6 +593,7 @@ export interface operations {
             /** @description The database does not answer; the service cannot serve plants now. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -598,6 +620,7 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -623,6 +646,7 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
