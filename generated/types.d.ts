@@ -235,6 +235,7 @@ export interface components {
         /** @description The body is not a valid NewPlant (or not valid JSON); the message says which part and why. Nothing was changed. */
         BadPlant: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -250,6 +251,7 @@ export interface components {
         /** @description The limit or the cursor is not valid; the message says which and why. */
         BadListQuery: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -265,6 +267,7 @@ export interface components {
         /** @description The id in the path is not a decimal int64; the message says so. Nothing was changed. */
         BadPlantId: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -281,6 +284,7 @@ export interface components {
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -296,6 +300,7 @@ export interface components {
         /** @description The request body is larger than 16 KiB. */
         PayloadTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -315,6 +320,7 @@ export interface components {
          */
         UnsupportedMediaType: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -331,6 +337,7 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -346,6 +353,7 @@ export interface components {
         /** @description Something failed inside the service. The message carries no details; the log has them under the request id. */
         InternalError: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -366,6 +374,7 @@ export interface components {
         WriteLockBusy: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -406,6 +415,11 @@ export interface components {
          * @example 30
          */
         "Retry-After": number;
+        /**
+         * @description The id of this request: the X-Request-Id the client sent (printable ASCII, at most 128 characters), or one the service made. Logs carry it; a 500 names it.
+         * @example 3f2b1c9e-8a4d-4e0f-9b7a-2d6c5e1f0a93
+         */
+        "X-Request-Id": string;
     };
     pathItems: never;
 }
@@ -441,6 +455,7 @@ export interface operations {
                      * @example Accept
                      */
                     Vary: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -503,6 +518,7 @@ export interface operations {
             200: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -520,6 +536,7 @@ export interface operations {
             /** @description The caller already has a plant with this id, with a different name or tag. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -557,6 +574,7 @@ export interface operations {
             /** @description The plant is deleted. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -566,6 +584,7 @@ export interface operations {
             /** @description The caller has no plant with this id. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -597,6 +616,7 @@ export interface operations {
             /** @description The process is up. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -622,6 +642,7 @@ export interface operations {
             /** @description The database answers. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -636,6 +657,7 @@ export interface operations {
             /** @description The database does not answer; the service cannot serve plants now. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -662,6 +684,7 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -687,6 +710,7 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

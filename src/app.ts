@@ -11,6 +11,7 @@ import inOrder from './plugins/in-order.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
+import requestId, { requestIdOf } from './plugins/request-id.js';
 import routeTable from './plugins/route-table.js';
 import nodeErrors, { clientErrorHandler, frameworkErrors } from './plugins/node-errors.js';
 import securityHeaders from './plugins/security-headers.js';
@@ -48,12 +49,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clientErrorHandler,
     frameworkErrors,
     ajv: ajvOptions,
+    requestIdHeader: false,
+    genReqId: requestIdOf,
   });
 
   for (const schema of componentSchemas) app.addSchema(schema);
   await app.register(routeTable);
   await app.register(errorHandler);
   await app.register(inOrder); // first of the request hooks: what runs before it could read state
+  await app.register(requestId);
   await app.register(securityHeaders);
   await app.register(nodeErrors);
   await app.register(gracefulClose);

@@ -10,7 +10,7 @@ const POLICY: FastifyCorsOptions = {
   allowedHeaders: ['Authorization', 'Content-Type'],
   // The next page, a created plant's id, when to retry, and why a token failed: a browser shows
   // none of them to scripts unless exposed.
-  exposedHeaders: ['Link', 'Location', 'Retry-After', 'WWW-Authenticate'],
+  exposedHeaders: ['Link', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
   maxAge: 600,
 };
 

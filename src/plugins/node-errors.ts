@@ -1,21 +1,24 @@
 // Answers for what Node's HTTP layer and Fastify's router refuse before any hook runs (text that is
 // not HTTP, slow or oversized headers, an Expect it cannot meet, no Host, a bad URL, an over-long
 // id): the Error shape with the API's security headers, like every other answer.
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { MissingHost, UnsupportedExpectation } from '../errors.js';
 import { sendError } from './error-handler.js';
+import { requestIdOf } from './request-id.js';
 import { API_SECURITY_HEADERS } from './security-headers.js';
 
 /** A URL may be 8 KiB; an answer echoes only its start. */
 const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
 
-function errorAnswer(status: number, message: string) {
+/** `requestId`: the request's, when Node had read its headers; otherwise a new one. */
+function errorAnswer(status: number, message: string, requestId: string = randomUUID()) {
   const body = JSON.stringify({ error: status, message });
   // Connection: close: after a request Node could not read, the rest of the connection cannot be trusted.
-  const headers = { ...API_SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+  const headers = { ...API_SECURITY_HEADERS, 'x-request-id': requestId, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
   return { body, headers };
 }
 
@@ -35,7 +38,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 
 /** Fastify's frameworkErrors: the router's refusals, which come before any hook (the security headers' included). */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  reply.headers(API_SECURITY_HEADERS);
+  reply.headers(API_SECURITY_HEADERS).header('x-request-id', request.id);
   const path = request.url.split('?')[0]!;
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     // DELETE /plants/{id} is the only route with a path parameter; the router gives up on it past 100 characters.
@@ -49,7 +52,7 @@ export default fp(
   async function nodeErrors(app: FastifyInstance) {
     // Without a listener Node answers 417 with an empty body; with one, the answer is ours.
     app.server.on('checkExpectation', (request, response) => {
-      const { body, headers } = errorAnswer(417, new UnsupportedExpectation(clip(String(request.headers.expect))).message);
+      const { body, headers } = errorAnswer(417, new UnsupportedExpectation(clip(String(request.headers.expect))).message, requestIdOf(request));
       response.writeHead(417, headers).end(body);
     });
     // HTTP/1.1 requires Host (RFC 9112, 3.2). Node's own check (requireHostHeader, off in app.ts)

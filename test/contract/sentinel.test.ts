@@ -8,7 +8,8 @@ import { ResponseValidator } from '../../src/conformance/response-validator.js';
 import { checkResponse } from '../helpers/contract.js';
 import { projectRoot } from '../helpers/paths.js';
 
-const json = { 'content-type': 'application/json; charset=utf-8' };
+/** What every answer carries: the JSON type and its request id. */
+const json = { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r1' };
 interface Contract {
   components: { schemas: { Plant: { properties: { name: { maxLength: number } } } } };
 }
@@ -36,8 +37,8 @@ t.test('status, required headers, content type, Error.error and empty bodies are
   t.same(validator.check('DELETE', '/plants/7', { status: 401, headers: json, body: error(401) }), ['DELETE /plants/{id} 401 lacks the required header WWW-Authenticate']);
   t.same(validator.check('GET', '/plants', { status: 429, headers: { ...json, 'retry-after': 'soon' }, body: error(429) }), ['GET /plants 429 header Retry-After: Retry-After must be integer']);
   t.same(validator.check('DELETE', '/plants/7', { status: 404, headers: json, body: error(400) }), ['DELETE /plants/{id} 404: the Error\'s "error" is 400, not the status 404']);
-  t.same(validator.check('DELETE', '/plants/7', { status: 204, headers: {}, body: 'x' }), ['DELETE /plants/{id} 204 must have no body, but has 1 bytes']);
-  t.same(validator.check('GET', '/healthz', { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' }), ['GET /healthz 200 has content-type "text/plain", not application/json']);
-  t.same(validator.check('GET', '/openapi.yaml', { status: 200, headers: { 'content-type': 'application/yaml' }, body: 'openapi: 3.1.0' }), []);
+  t.same(validator.check('DELETE', '/plants/7', { status: 204, headers: { 'x-request-id': 'r1' }, body: 'x' }), ['DELETE /plants/{id} 204 must have no body, but has 1 bytes']);
+  t.same(validator.check('GET', '/healthz', { status: 200, headers: { 'content-type': 'text/plain', 'x-request-id': 'r1' }, body: 'ok' }), ['GET /healthz 200 has content-type "text/plain", not application/json']);
+  t.same(validator.check('GET', '/openapi.yaml', { status: 200, headers: { 'content-type': 'application/yaml', 'x-request-id': 'r1' }, body: 'openapi: 3.1.0' }), []);
   t.same(validator.check('GET', '/nowhere', { status: 404, headers: json, body: error(404) }), [], 'not an operation: not this check\'s business');
 });

@@ -1,6 +1,6 @@
 // CORS: off by default (no CORS headers at all); with CORS_ORIGINS, exact origins only, a
-// preflight that allows Authorization and Content-Type, and Link, Location, Retry-After and
-// WWW-Authenticate exposed to scripts. Everything else keeps the app's own answers.
+// preflight that allows Authorization and Content-Type, and Link, Location, Retry-After,
+// WWW-Authenticate and X-Request-Id exposed to scripts. Everything else keeps the app's own answers.
 import t, { type Test } from 'tap';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 
@@ -42,7 +42,7 @@ t.test('an allowed origin gets its origin back and the exposed headers, on succe
   const page = await inject(t, app, { url: '/plants?limit=2', headers: { ...alice, origin: APP } });
   t.equal(page.status, 200);
   t.equal(page.headers['access-control-allow-origin'], APP);
-  t.equal(page.headers['access-control-expose-headers'], 'Link, Location, Retry-After, WWW-Authenticate');
+  t.equal(page.headers['access-control-expose-headers'], 'Link, Location, Retry-After, WWW-Authenticate, X-Request-Id');
   t.match(page.headers.link, /rel="next"/);
   t.equal(page.headers.vary, 'Origin, Accept', 'caches keep answers for different origins and representations apart');
   t.equal(page.headers['access-control-allow-credentials'], undefined, 'bearer tokens, no cookies');

@@ -126,8 +126,8 @@ const nonBreaking: Record<string, { edit: Edit; base?: Edit; expect: string[] }>
     expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/tag/enum'],
   },
   'a new response header': {
-    edit: (d) => (d.paths['/plants'].post.responses['200'].headers = { Location: { schema: { type: 'string' } } }),
-    expect: ['non-breaking POST /plants /paths/~1plants/post/responses/200/headers/Location'],
+    edit: (d) => ((d.paths['/plants'].post.responses['200'].headers ??= {})['X-Trace'] = { schema: { type: 'string' } }),
+    expect: ['non-breaking POST /plants /paths/~1plants/post/responses/200/headers/X-Trace'],
   },
   'a new response status': { edit: (d) => (d.paths['/healthz'].get.responses['503'] = { description: 'Down.' }), expect: ['non-breaking GET /healthz /paths/~1healthz/get/responses/503'] },
   'a new path': { edit: (d) => (d.paths['/rooms'] = { get: { responses: { '200': { description: 'Rooms.' } } } }), expect: ['non-breaking GET /rooms /paths/~1rooms/get'] },

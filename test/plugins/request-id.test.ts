@@ -1,0 +1,58 @@
+// Request ids: a usable X-Request-Id is kept, anything else replaced; every answer carries the id,
+// from routes, errors, the router and Node's HTTP layer alike, and the request's log lines too.
+import { connect } from 'node:net';
+import t from 'tap';
+import { buildApp } from '../../src/app.js';
+import { requestIdOf } from '../../src/plugins/request-id.js';
+import { bearer, inject, testConfig, tokenFor } from '../helpers/app.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+t.test('a client id is used when it is printable ASCII of at most 128 characters', async (t) => {
+  const id = (value?: string) => requestIdOf({ headers: value === undefined ? {} : { 'x-request-id': value } });
+  for (const kept of ['abc', 'trace 7f:42/x', 'x'.repeat(128), '~!@#$%^&*()']) t.equal(id(kept), kept, JSON.stringify(kept));
+  for (const replaced of [undefined, '', 'x'.repeat(129), 'tab\there', 'new\nline', 'é', '\u0000']) t.match(id(replaced), UUID, `${JSON.stringify(replaced)} is replaced by a new id`);
+  t.not(id(), id(), 'each new id is new');
+});
+
+t.test('every answer carries the id, and the log lines of its request too', async (t) => {
+  const lines: string[] = [];
+  const app = await buildApp({ ...(await testConfig(t)), logLevel: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
+  t.teardown(() => app.close());
+  const token = await tokenFor(app, 'alice');
+  const answers = [
+    await inject(t, app, { url: '/plants', headers: { ...bearer(token), 'x-request-id': 'from-the-client' } }),
+    await inject(t, app, { url: '/plants' }), // 401
+    await inject(t, app, { url: '/plants?limit=0', headers: bearer(token) }), // 400
+    await inject(t, app, { method: 'DELETE', url: '/plants/1', headers: bearer(token) }), // 404
+    await inject(t, app, { url: '/nowhere' }), // the router's 404
+    await inject(t, app, { method: 'PUT', url: '/plants' }), // 405
+    await inject(t, app, { url: '/healthz' }),
+    await inject(t, app, { url: '/docs/' }),
+  ];
+  t.equal(answers[0]!.headers['x-request-id'], 'from-the-client', "the client's id comes back");
+  for (const answer of answers.slice(1)) t.match(answer.headers['x-request-id'], UUID, `${answer.status}: a new id`);
+  const logged = lines.map((line) => JSON.parse(line) as { reqId?: string; msg: string }).filter((line) => line.reqId === 'from-the-client');
+  t.same(logged.map((line) => line.msg), ['incoming request', 'request completed'], 'the log lines of that request carry its id');
+});
+
+t.test("answers made before Fastify has a request carry an id too: Node's 400 and the 417", async (t) => {
+  const app = await buildApp(await testConfig(t));
+  t.teardown(() => app.close());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  const send = (text: string) =>
+    new Promise<string>((resolve) => {
+      let answer = '';
+      const socket = connect(port, '127.0.0.1', () => socket.write(text));
+      socket.on('data', (chunk) => (answer += String(chunk)));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', () => resolve(answer));
+    });
+  const notHttp = await send('NOT HTTP AT ALL\r\n\r\n');
+  t.match(notHttp, /^HTTP\/1.1 400 /);
+  t.match(notHttp, /\r\nx-request-id: [0-9a-f-]{36}\r\n/);
+  const expect = await send('POST /plants HTTP/1.1\r\nHost: x\r\nX-Request-Id: mine\r\nExpect: teapot\r\nContent-Length: 2\r\nConnection: close\r\n\r\n');
+  t.match(expect, /^HTTP\/1.1 417 /);
+  t.match(expect, /\r\nx-request-id: mine\r\n/i, "the client's id, when Node had read the headers");
+});
