@@ -15,6 +15,9 @@ const SCHEMA_VALUED = new Set(['items', 'additionalProperties', 'not', 'contains
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const COMPONENT_SCHEMA = '#/components/schemas/';
 
+/** A value of the document as it reads in a message. */
+const show = (value: Json | undefined): string => (typeof value === 'string' ? value : value === undefined ? 'nothing' : JSON.stringify(value));
+
 function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -53,7 +56,7 @@ export function toJsonSchema(schema: Json, part: Part, document: JsonObject, whe
   if (!isObject(schema)) return schema;
   if (Array.isArray(schema.type) && schema.type.includes('integer')) {
     // exactInteger replaces `type: integer` whole; a list of types would lose its other members.
-    throw new UnsupportedConstruct(where, `type: [${schema.type.join(', ')}]`, 'write type: integer alone (with anyOf for the other types)');
+    throw new UnsupportedConstruct(where, `type: [${schema.type.map((type) => JSON.stringify(type)).join(', ')}]`, 'write type: integer alone (with anyOf for the other types)');
   }
   if (typeof schema.$ref === 'string') {
     if (!schema.$ref.startsWith(COMPONENT_SCHEMA)) throw new Error(`unsupported $ref ${schema.$ref}`);
@@ -91,7 +94,7 @@ function parameterSchema(document: JsonObject, parameters: JsonObject[], locatio
   const properties: JsonObject = {};
   const required: string[] = [];
   for (const parameter of matching) {
-    const name = String(parameter.name);
+    const name = show(parameter.name);
     properties[name] = toJsonSchema(parameter.schema ?? {}, 'text', document, `${where} ${location} parameter ${name}`);
     if (parameter.required === true) required.push(name);
   }
@@ -160,7 +163,7 @@ export function operationSchemas(document: JsonObject): Record<string, FastifyOp
         .map((parameter, index) => deref(document, parameter, `${where}.parameters[${index}]`));
       for (const parameter of parameters) {
         if (parameter.in !== 'query' && parameter.in !== 'path') {
-          throw new UnsupportedConstruct(where, `the ${String(parameter.in)} parameter ${String(parameter.name)}`, 'only query and path parameters are validated; describe headers under the security schemes or leave them out');
+          throw new UnsupportedConstruct(where, `the ${show(parameter.in)} parameter ${show(parameter.name)}`, 'only query and path parameters are validated; describe headers under the security schemes or leave them out');
         }
       }
       const schema: JsonObject = {};

@@ -115,7 +115,7 @@ if (skip !== undefined) {
     const seen = await watch(page, api);
     await page.goto(`${other}/`, WAIT);
 
-    const failure = await runConsumer(page, api, token).then(() => 'no error', (error: Error) => error.message);
+    const failure = await runConsumer(page, api, token).then(() => 'no error', (error: unknown) => (error as Error).message);
     t.match(failure, /Failed to fetch/);
     t.match(seen.problems.join('\n'), /blocked by CORS policy/);
     const stored = await app.store.forRequest().listPlants('alice', undefined, 10);

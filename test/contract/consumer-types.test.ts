@@ -45,7 +45,7 @@ t.test('a consumer that misuses the types or the client does not compile, at eac
   t.teardown(() => rmSync(file, { force: true }));
   const failure = await run(process.execPath, [tsc, '-p', examples], { cwd: projectRoot }).then(
     () => undefined,
-    (error: { stdout: string }) => error,
+    (error: unknown) => error as { stdout: string },
   );
   t.ok(failure, 'tsc fails');
   const output = failure?.stdout ?? '';

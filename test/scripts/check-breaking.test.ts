@@ -1,7 +1,5 @@
 // The breaking-change gate as CI runs it: a real git history in a temporary repository, the default
 // base found from history alone (no tags, also in a fresh clone), exit codes and the major-version rule.
-/* eslint-disable @typescript-eslint/no-explicit-any --
-   the fixtures are one-line edits of the parsed document; typing OpenAPI's whole shape would hide the edit */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

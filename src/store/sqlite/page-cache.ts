@@ -26,7 +26,7 @@ export class PageCache {
     const size = entryBytes(page);
     if (size > this.maxBytes) return;
     let pages = this.#owners.get(owner);
-    if (pages === undefined) this.#owners.set(owner, (pages = new Map()));
+    if (pages === undefined) this.#owners.set(owner, (pages = new Map<number, PlantPage>()));
     const previous = pages.get(limit);
     if (previous !== undefined) this.#bytes -= entryBytes(previous);
     pages.set(limit, page);

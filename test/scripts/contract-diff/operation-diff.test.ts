@@ -1,7 +1,5 @@
 // Fixture tests of the breaking-change gate's rules: each edit of the real openapi.yaml is classified
 // as the issue says, at the operation and JSON pointer where it is written.
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call --
-   each fixture is a one-line edit of the parsed document; typing OpenAPI's whole shape would hide the edit */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
