@@ -56,7 +56,7 @@ export function toJsonSchema(schema: Json, part: Part, document: JsonObject, whe
   if (!isObject(schema)) return schema;
   if (Array.isArray(schema.type) && schema.type.includes('integer')) {
     // exactInteger replaces `type: integer` whole; a list of types would lose its other members.
-    throw new UnsupportedConstruct(where, `type: [${schema.type.map((type) => JSON.stringify(type)).join(', ')}]`, 'write type: integer alone (with anyOf for the other types)');
+    throw new UnsupportedConstruct(where, `type: [${schema.type.map(show).join(', ')}]`, 'write type: integer alone (with anyOf for the other types)');
   }
   if (typeof schema.$ref === 'string') {
     if (!schema.$ref.startsWith(COMPONENT_SCHEMA)) throw new Error(`unsupported $ref ${schema.$ref}`);
