@@ -12,8 +12,8 @@ const FIRST_PAGE = '/plants?limit=20';
 /** What the servers do per request, said once for the scenarios that share it. */
 const DOES = {
   plantStoreAuth:
-    'parses and routes the request; authenticates the token (SHA-256, then its owner through the store: on SQLite from its token cache, after one `PRAGMA data_version` read that notices commits by other connections); validates the query against the contract',
-  plantStoreAnswer: 'adds the Link header and the API security headers',
+    'parses and routes the request (requests on one connection answered in order; a request id); authenticates the token (SHA-256, then its owner through the store: on SQLite from its token cache, after one `PRAGMA data_version` read that notices commits by other connections); validates the query against the contract',
+  plantStoreAnswer: 'picks the representation from Accept (none here: the Plant array); adds the Link, Vary, X-Request-Id and API security headers',
   expressPeer:
     'express-openapi-validator checks the request against openapi.yaml; SHA-256 of the token and a SQLite lookup of its hash; a SQLite query of 21 rows; `JSON.stringify`; the response checked against openapi.yaml',
   ceilingFixed: 'bare Fastify sends a constant: the same 20 plants as pre-built JSON text and a constant Link header; no auth, validation, database or serialization',
@@ -56,7 +56,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       does: {
         ceiling: DOES.ceilingFixed,
         'express-peer': DOES.expressPeer,
-        'plant-store': `${DOES.plantStoreAuth}; takes the first page from the store's cache of first pages (JSON text built by SQLite when first asked, sent as it is, not serialized again); ${DOES.plantStoreAnswer}`,
+        'plant-store': `${DOES.plantStoreAuth}; takes the first page from the SQLite store's cache of first pages (its JSON text made once, by src/pagination/page.ts, when first asked, and sent as it is); ${DOES.plantStoreAnswer}`,
       },
       ours: 'plant-store',
       targets: [
@@ -75,7 +75,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       does: {
         'ceiling-pages': `bare Fastify decodes the cursor with Plant Store's codec, takes the 20 plants after it from an in-memory array of the user's ${PLANTS_PER_USER.toLocaleString('en')}, serializes them through the same response schema (fast-json-stringify) and builds the next Link: the same body and Link as Plant Store's; no auth, validation or database`,
         'express-peer': DOES.expressPeer.replace('a SQLite query', 'the cursor decoded; a SQLite query'),
-        'plant-store': `${DOES.plantStoreAuth}; decodes the cursor; asks SQLite for the page (as JSON text built by SQLite) and whether more plants follow; ${DOES.plantStoreAnswer}`,
+        'plant-store': `${DOES.plantStoreAuth}; decodes the cursor; asks SQLite for 21 rows (one more tells whether more follow) and turns 20 into the page's JSON text (src/pagination/page.ts, the same code as for cached pages); ${DOES.plantStoreAnswer}`,
       },
       ours: 'plant-store',
       targets: [{ kind: 'ratio', of: 'plant-store', to: 'ceiling-pages', atLeast: 0.35 }],
