@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hashToken, looksLikeToken } from '../auth/tokens.js';
 import { FailureLimiter } from '../auth/failure-limiter.js';
+import { authFailures, rateLimited } from '../observability/channels.js';
 import { InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
 
 declare module 'fastify' {
@@ -46,6 +47,7 @@ export default fp(
       const wait = failures.blockedFor(request.ip);
       if (wait > 0) {
         reply.header('retry-after', wait);
+        if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'auth-failures' });
         return done(new TooManyAuthFailures(wait));
       }
       app.verifyBearerAuth!(request, reply, (error?: Error & { code?: string }) => {
@@ -55,6 +57,7 @@ export default fp(
         if (!error.code?.startsWith('FST_BEARER_AUTH_')) return done(error);
         failures.recordFailure(request.ip);
         const sentToken = SENT_BEARER_TOKEN.test(request.headers.authorization ?? '');
+        if (authFailures.hasSubscribers) authFailures.publish({ reason: sentToken ? 'invalid' : 'missing' });
         reply.header('www-authenticate', sentToken ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE);
         done(sentToken ? new InvalidToken() : new MissingToken());
       });

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { TooManyRequests } from '../errors.js';
+import { rateLimited } from '../observability/channels.js';
 
 export default fp(
   async function tokenRateLimit(app: FastifyInstance, options: { perMinute: number }) {
@@ -12,7 +13,10 @@ export default fp(
       timeWindow: 60_000,
       hook: 'onRequest',
       keyGenerator: (request) => `token:${request.tokenId}`,
-      errorResponseBuilder: (_request, context) => new TooManyRequests(Math.ceil(context.ttl / 1000)),
+      errorResponseBuilder: (_request, context) => {
+        if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'token' });
+        return new TooManyRequests(Math.ceil(context.ttl / 1000));
+      },
     });
   },
   { name: 'token-rate-limit', dependencies: ['auth'] },

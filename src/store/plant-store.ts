@@ -43,6 +43,8 @@ export interface TokenStore {
 
 /** The store the app holds: plants are read and written only through a handle (forRequest). */
 export interface Store extends TokenStore {
+  /** Which database this is, as metrics and traces name it. */
+  readonly kind: 'sqlite' | 'postgres';
   /**
    * The store for one request. Every answer reflects what any process had committed when the
    * request arrived; a store that caches may check for commits by others once, at the handle's

@@ -42,6 +42,7 @@ type StatementName = keyof typeof statements;
 const int8 = (value: bigint | number) => String(value);
 
 export class PostgresStore implements Store, PlantStore {
+  readonly kind = 'postgres';
   readonly pool: pg.Pool;
 
   private constructor(pool: pg.Pool) {

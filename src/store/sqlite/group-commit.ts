@@ -1,6 +1,7 @@
 // Group commit: writes queued in the same turn of the event loop share one transaction
 // and one fsync; each caller is answered only after that commit, with its own result.
 import { DatabaseBusy, retryLater } from '../../errors.js';
+import { commits } from '../../observability/channels.js';
 import type { SqliteDatabase } from './database.js';
 
 interface Pending {
@@ -10,6 +11,8 @@ interface Pending {
   /** performance.now() past which this write stops waiting for the write lock. */
   deadline: number;
 }
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 const MAX_BATCH = 1000;
 /** Longest a write waits for the write lock by default (WRITE_LOCK_TIMEOUT_MS). */
@@ -77,7 +80,7 @@ export class GroupCommit implements WriteQueue {
   #flush(): void {
     this.#scheduled = false;
     if (this.#queue.length === 0) return;
-    const { begin, commit, rollback, savepoint, release, undo } = this.#statements;
+    const { begin, rollback } = this.#statements;
     try {
       // The connection's busy_timeout is 0 (database.ts): when another process holds the lock this
       // fails at once instead of blocking the event loop, and the wait happens on timers below.
@@ -94,22 +97,9 @@ export class GroupCommit implements WriteQueue {
     this.#busyTries = 0;
     const batch = this.#queue.splice(0, MAX_BATCH);
     this.#scheduleRest();
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    let outcomes: Outcome[];
     try {
-      for (const pending of batch) {
-        // A savepoint per write: one write's failure undoes only that write.
-        savepoint.run();
-        try {
-          outcomes.push({ ok: true, value: pending.work() });
-          release.run();
-        } catch (error) {
-          undo.run();
-          release.run();
-          outcomes.push({ ok: false, error });
-        }
-      }
-      commit.run();
-      this.commits++;
+      outcomes = commits.traceSync(() => this.#commit(batch), { store: 'sqlite', batchSize: batch.length });
     } catch (error) {
       // A savepoint or COMMIT itself failed: nothing in this batch is durable.
       if (this.#db.inTransaction) rollback.run();
@@ -121,6 +111,26 @@ export class GroupCommit implements WriteQueue {
       if (outcome.ok) pending.resolve(outcome.value);
       else pending.reject(outcome.error);
     });
+  }
+
+  /** The batch's writes, a savepoint each (one write's failure undoes only that write), then COMMIT. */
+  #commit(batch: Pending[]): Outcome[] {
+    const { commit, savepoint, release, undo } = this.#statements;
+    const outcomes: Outcome[] = [];
+    for (const pending of batch) {
+      savepoint.run();
+      try {
+        outcomes.push({ ok: true, value: pending.work() });
+        release.run();
+      } catch (error) {
+        undo.run();
+        release.run();
+        outcomes.push({ ok: false, error });
+      }
+    }
+    commit.run();
+    this.commits++;
+    return outcomes;
   }
 
   #scheduleRest(): void {

@@ -27,6 +27,7 @@ export interface SqliteStoreOptions {
 }
 
 export class SqliteStore implements Store {
+  readonly kind = 'sqlite';
   readonly db: SqliteDatabase;
   readonly #sql: ReturnType<typeof prepare>;
   readonly writes: WriteQueue;
