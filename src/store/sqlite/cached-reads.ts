@@ -1,8 +1,8 @@
 // The reads a cache can answer, and when the cache may answer them. First pages and the owners of
 // active tokens are kept; this store's writes drop what they change, inside the write, and a commit
 // by another connection in any process drops everything at the next look at PRAGMA data_version.
-// In a server every SQLite statement costs microseconds (it is a read transaction with file-lock
-// system calls, run with cold caches), so a cached request runs exactly one: that look.
+// Reads are called inside a read batch (read-batch.ts), which makes that look once for the requests
+// of a turn: a request answered from the caches runs no statement of its own.
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
 import type { TokenHash, TokenOwner } from '../plant-store.js';
 import type { SqliteDatabase } from './database.js';

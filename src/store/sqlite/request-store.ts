@@ -1,41 +1,34 @@
-// One request's handle on the SQLite store: one look for commits by other connections, at its first cached read.
+// The handle every request gets on the SQLite store: reads through the turn's read batch, writes through group commit.
 import type { PlantPage } from '../../pagination/page.js';
 import type { AddResult, PlantStore, StoredPlant, TokenHash, TokenOwner } from '../plant-store.js';
 import type { CachedReads } from './cached-reads.js';
+import type { ReadBatch } from './read-batch.js';
 
-/** The store's writes, which need no look: they run on the store's own connection. */
+/** The store's writes, which go to its own connection as they are. */
 type Writes = Pick<PlantStore, 'addPlant' | 'deletePlant'>;
 
 /**
- * The handle's first cached read looks for commits by other connections (PRAGMA data_version);
- * its later reads trust that look. The answers stay linearizable (the look happens after the
- * request arrived, before it is answered) for one statement per request instead of one per read.
- * Writes go to the store as they are.
+ * Reads wait for the read batch of the turn they arrived in (read-batch.ts), which looks for commits
+ * by other connections once for all of them; the caches answer inside that batch, as fresh as its
+ * look. The handle keeps nothing of its own, so every request shares one.
  */
 export class SqliteRequestStore implements PlantStore {
-  #looked = false;
+  readonly #batch: ReadBatch;
   readonly #reads: CachedReads;
   readonly #writes: Writes;
 
-  constructor(reads: CachedReads, writes: Writes) {
+  constructor(batch: ReadBatch, reads: CachedReads, writes: Writes) {
+    this.#batch = batch;
     this.#reads = reads;
     this.#writes = writes;
   }
 
-  #look(): void {
-    if (this.#looked) return;
-    this.#reads.observe();
-    this.#looked = true;
+  findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
+    return this.#batch.run(() => this.#reads.tokenOwner(hash));
   }
 
-  async findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
-    this.#look();
-    return this.#reads.tokenOwner(hash);
-  }
-
-  async listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
-    if (after === undefined) this.#look(); // later pages are not cached: their query is its own look
-    return this.#reads.page(owner, after, limit);
+  listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
+    return this.#batch.run(() => this.#reads.page(owner, after, limit));
   }
 
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {

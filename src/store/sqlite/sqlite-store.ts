@@ -3,6 +3,7 @@ import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo } 
 import { CachedReads } from './cached-reads.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { GroupCommit, type WriteQueue } from './group-commit.js';
+import { ReadBatch } from './read-batch.js';
 import { SqliteRequestStore } from './request-store.js';
 
 function prepare(db: SqliteDatabase) {
@@ -20,8 +21,8 @@ function prepare(db: SqliteDatabase) {
 
 export interface SqliteStoreOptions {
   /**
-   * How writes commit: group commit by default. Only the benchmark passes another (one commit
-   * per request), to measure what group commit is worth.
+   * How writes commit: group commit by default (open-store.ts gives it the configured lock timeout).
+   * The benchmark passes another, one commit per request, to measure what group commit is worth.
    */
   writes?: (db: SqliteDatabase) => WriteQueue;
 }
@@ -32,16 +33,20 @@ export class SqliteStore implements Store {
   readonly #sql: ReturnType<typeof prepare>;
   readonly writes: WriteQueue;
   readonly reads: CachedReads;
+  readonly readBatch: ReadBatch;
+  readonly #handle: SqliteRequestStore;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path);
     this.#sql = prepare(this.db);
     this.writes = options.writes?.(this.db) ?? new GroupCommit(this.db);
     this.reads = new CachedReads(this.db);
+    this.readBatch = new ReadBatch(this.db, this.reads);
+    this.#handle = new SqliteRequestStore(this.readBatch, this.reads, this);
   }
 
   forRequest(): PlantStore {
-    return new SqliteRequestStore(this.reads, this);
+    return this.#handle;
   }
 
   /** The writes of every handle (SqliteRequestStore forwards them here). */

@@ -187,3 +187,47 @@ t.test('cached first pages always equal the database, over random writes from he
   }
   t.pass('400 random writes, every cached page right');
 });
+
+t.test('reads of one turn share one read batch: one look, one snapshot; a read that fails fails alone', async (t) => {
+  const { store, path } = openStore(t);
+  await store.addPlant('alice', { id: 1n, name: 'a' });
+  const { token } = await createToken(store, 'alice');
+  const before = store.readBatch.batches;
+  const handle = store.forRequest();
+  const [owner, first, later, none] = await Promise.all([
+    handle.findToken(hashToken(token)),
+    handle.listPlants('alice', undefined, 10),
+    handle.listPlants('alice', 0n, 10),
+    handle.findToken(hashToken('pst_unknown')),
+  ]);
+  t.equal(store.readBatch.batches - before, 1, 'four reads made in one turn ran in one batch');
+  t.equal(owner?.user, 'alice');
+  t.same([names(first), names(later), none], [['a'], ['a'], undefined]);
+
+  // A commit by another connection between two batches is seen by the second one's look.
+  const other = new Database(path);
+  t.teardown(() => other.close());
+  other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 2, 'b')").run();
+  t.same(names(await handle.listPlants('alice', undefined, 10)), ['a', 'b']);
+  t.equal(store.readBatch.batches - before, 2);
+
+  // A read that throws rejects its own request only.
+  const results = await Promise.allSettled([
+    handle.listPlants('alice', undefined, 10),
+    store.readBatch.run(() => {
+      throw new Error('this read fails');
+    }),
+    handle.listPlants('alice', 1n, 10),
+  ]);
+  t.same(results.map((result) => result.status), ['fulfilled', 'rejected', 'fulfilled']);
+  t.notOk(store.db.inTransaction, 'the batch ended its read transaction');
+});
+
+t.test('a batch whose look fails rejects its reads, and the next batch works again', async (t) => {
+  const { store } = openStore(t);
+  await store.addPlant('alice', { id: 1n, name: 'a' });
+  store.db.exec('BEGIN'); // a transaction left open on the connection: the batch's BEGIN fails
+  await t.rejects(store.forRequest().listPlants('alice', undefined, 10), /within a transaction/);
+  store.db.exec('COMMIT');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a']);
+});

@@ -1,0 +1,74 @@
+// Reads batched per turn of the event loop: the reads of the requests that arrived in one turn run
+// together, after that turn's I/O, in one read transaction that starts with one look for commits by
+// other connections. Each SQLite transaction costs file-lock system calls; a batch pays them once.
+import type { CachedReads } from './cached-reads.js';
+import type { SqliteDatabase } from './database.js';
+
+interface Pending {
+  read: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+export class ReadBatch {
+  #queue: Pending[] = [];
+  #scheduled = false;
+  /** Batches run so far; tests read it to see reads share one. */
+  batches = 0;
+  readonly #reads: CachedReads;
+  readonly #begin;
+  readonly #end;
+
+  constructor(db: SqliteDatabase, reads: CachedReads) {
+    this.#reads = reads;
+    this.#begin = db.prepare('BEGIN');
+    this.#end = db.prepare('COMMIT');
+  }
+
+  /**
+   * Runs `read` in the next batch. The batch starts in the check phase (setImmediate), after every
+   * request whose bytes this turn read has arrived: its snapshot and its look come after each of
+   * them arrived, so every answer reflects what any process had committed by then (linearizable).
+   */
+  run<T>(read: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ read, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(() => this.#flush());
+      }
+    });
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    const batch = this.#queue;
+    this.#queue = [];
+    this.batches++;
+    let begun = false;
+    try {
+      // BEGIN takes no lock; the look (PRAGMA data_version) starts the read transaction, so the
+      // snapshot every read of the batch sees is the one the look looked at.
+      this.#begin.run();
+      begun = true;
+      this.#reads.observe();
+    } catch (error) {
+      if (begun) this.#end.run(); // only a transaction of its own
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    for (const pending of batch) {
+      try {
+        pending.resolve(pending.read());
+      } catch (error) {
+        pending.reject(error);
+      }
+    }
+    // A read transaction has nothing to write: COMMIT only ends it. Should it fail, the answers stand.
+    try {
+      this.#end.run();
+    } catch {
+      // the next BEGIN reports a connection that is still in a transaction
+    }
+  }
+}
