@@ -60,10 +60,15 @@ export class CachedReads {
     return owner;
   }
 
+  /** A first page from the cache, as fresh as the last look, if it is there. */
+  cachedPage(owner: string, limit: number): PlantPage | undefined {
+    return this.pages.get(owner, limit);
+  }
+
   /** A page; a first page from the cache, which is as fresh as the last look. Later pages are read each time. */
   page(owner: string, after: bigint | undefined, limit: number): PlantPage {
     if (after !== undefined) return toPage(this.#sql.nextPage.all(owner, after, rowsToRead(limit)) as PlantRow[], limit);
-    const cached = this.pages.get(owner, limit);
+    const cached = this.cachedPage(owner, limit);
     if (cached !== undefined) return cached;
     const page = toPage(this.#sql.firstPage.all(owner, rowsToRead(limit)) as PlantRow[], limit);
     this.pages.set(owner, limit, page);

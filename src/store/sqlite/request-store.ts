@@ -8,11 +8,13 @@ import type { ReadBatch } from './read-batch.js';
 type Writes = Pick<PlantStore, 'addPlant' | 'deletePlant'>;
 
 /**
- * Reads wait for the read batch of the turn they arrived in (read-batch.ts), which looks for commits
- * by other connections once for all of them; the caches answer inside that batch, as fresh as its
- * look. The handle keeps nothing of its own, so every request shares one.
+ * A request's first read waits for the read batch of its turn (read-batch.ts), which looks for
+ * commits by other connections once for all of that turn's requests. After that look the caches
+ * are as fresh as the request needs (the look came after it arrived), so a later read the caches
+ * can answer is answered at once, without waiting for another batch.
  */
 export class SqliteRequestStore implements PlantStore {
+  #looked = false;
   readonly #batch: ReadBatch;
   readonly #reads: CachedReads;
   readonly #writes: Writes;
@@ -23,12 +25,21 @@ export class SqliteRequestStore implements PlantStore {
     this.#writes = writes;
   }
 
+  /** Runs `read` in the next batch, after its look. */
+  #inBatch<T>(read: () => T): Promise<T> {
+    return this.#batch.run(() => {
+      this.#looked = true;
+      return read();
+    });
+  }
+
   findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
-    return this.#batch.run(() => this.#reads.tokenOwner(hash));
+    return this.#inBatch(() => this.#reads.tokenOwner(hash));
   }
 
   listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
-    return this.#batch.run(() => this.#reads.page(owner, after, limit));
+    const cached = this.#looked && after === undefined ? this.#reads.cachedPage(owner, limit) : undefined;
+    return cached === undefined ? this.#inBatch(() => this.#reads.page(owner, after, limit)) : Promise.resolve(cached);
   }
 
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {

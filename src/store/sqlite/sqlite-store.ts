@@ -34,7 +34,6 @@ export class SqliteStore implements Store {
   readonly writes: WriteQueue;
   readonly reads: CachedReads;
   readonly readBatch: ReadBatch;
-  readonly #handle: SqliteRequestStore;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path);
@@ -42,11 +41,10 @@ export class SqliteStore implements Store {
     this.writes = options.writes?.(this.db) ?? new GroupCommit(this.db);
     this.reads = new CachedReads(this.db);
     this.readBatch = new ReadBatch(this.db, this.reads);
-    this.#handle = new SqliteRequestStore(this.readBatch, this.reads, this);
   }
 
   forRequest(): PlantStore {
-    return this.#handle;
+    return new SqliteRequestStore(this.readBatch, this.reads, this);
   }
 
   /** The writes of every handle (SqliteRequestStore forwards them here). */

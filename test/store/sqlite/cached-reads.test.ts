@@ -208,16 +208,16 @@ t.test('reads of one turn share one read batch: one look, one snapshot; a read t
   const other = new Database(path);
   t.teardown(() => other.close());
   other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 2, 'b')").run();
-  t.same(names(await handle.listPlants('alice', undefined, 10)), ['a', 'b']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a', 'b']);
   t.equal(store.readBatch.batches - before, 2);
 
   // A read that throws rejects its own request only.
   const results = await Promise.allSettled([
-    handle.listPlants('alice', undefined, 10),
+    store.forRequest().listPlants('alice', undefined, 10),
     store.readBatch.run(() => {
       throw new Error('this read fails');
     }),
-    handle.listPlants('alice', 1n, 10),
+    store.forRequest().listPlants('alice', 1n, 10),
   ]);
   t.same(results.map((result) => result.status), ['fulfilled', 'rejected', 'fulfilled']);
   t.notOk(store.db.inTransaction, 'the batch ended its read transaction');
@@ -230,4 +230,23 @@ t.test('a batch whose look fails rejects its reads, and the next batch works aga
   await t.rejects(store.forRequest().listPlants('alice', undefined, 10), /within a transaction/);
   store.db.exec('COMMIT');
   t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a']);
+});
+
+t.test("after its request's look, a cached first page is answered without another batch; a new request looks again", async (t) => {
+  const { store, path } = openStore(t);
+  await store.addPlant('alice', { id: 1n, name: 'a' });
+  const { token } = await createToken(store, 'alice');
+  await store.forRequest().listPlants('alice', undefined, 10); // cached now
+  const request = store.forRequest();
+  await request.findToken(hashToken(token));
+  const before = store.readBatch.batches;
+  t.same(names(await request.listPlants('alice', undefined, 10)), ['a']);
+  t.equal(store.readBatch.batches, before, 'the cached page came without a batch');
+  await request.listPlants('alice', 1n, 10);
+  t.equal(store.readBatch.batches, before + 1, 'a later page is read in a batch');
+
+  const other = new Database(path);
+  t.teardown(() => other.close());
+  other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 0, 'first')").run();
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['first', 'a'], 'a request that arrives after that commit sees it');
 });
