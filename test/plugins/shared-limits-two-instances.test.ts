@@ -1,6 +1,7 @@
 // Two server processes on one database and one real redis-server, as behind a load balancer: together
 // they allow the configured limits, not twice them; with Redis killed mid-run they go on answering
-// (fail open, never a 5xx), warn once each, and apply the limits again once Redis is back.
+// (fail open, never a 5xx), warn once each, apply the limits again once Redis is back, and stop
+// promptly even with Redis dead.
 import t, { type Test } from 'tap';
 import { createToken } from '../../src/auth/tokens.js';
 import { loadConfig } from '../../src/config.js';
@@ -108,4 +109,14 @@ t.test(`two instances on one ${storeKind} database and one Redis share the limit
   });
 
   t.same(statuses.filter((status) => status >= 500), [], `no 5xx in ${statuses.length} requests`);
+
+  await t.test('SIGTERM with Redis dead: both exit 0 at once, without waiting on it', async (t) => {
+    await redis.kill();
+    const began = Date.now();
+    for (const instance of instances) instance.child.kill('SIGTERM');
+    const exits = await Promise.all(instances.map((instance) => instance.exit));
+    t.same(exits.map((exit) => exit.code), [0, 0]);
+    t.ok(Date.now() - began < 3000, `both exited in ${Date.now() - began} ms`);
+    t.same(exits.filter((exit) => /ioredis|Unhandled error/i.test(exit.stderr)), [], 'and no client noise on stderr');
+  });
 });
