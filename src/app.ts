@@ -15,6 +15,7 @@ import requestId, { requestIdOf } from './plugins/request-id.js';
 import routeTable from './plugins/route-table.js';
 import nodeErrors, { clientErrorHandler, frameworkErrors } from './plugins/node-errors.js';
 import securityHeaders from './plugins/security-headers.js';
+import sharedLimits from './plugins/shared-limits.js';
 import operationRoutes from './contract/operation-routes.js';
 import { contractDocumentHandlers } from './routes/contract-documents.js';
 import { healthHandlers } from './routes/health.js';
@@ -64,6 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(corsPolicy, { origins: config.corsOrigins });
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
+  await app.register(sharedLimits, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
 
   // Each operation goes to the open scope or the protected one as openapi.yaml's `security` says.
   await app.register(operationRoutes, {

@@ -30,6 +30,10 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Browser origins allowed to call the API from their pages (CORS); none: no CORS headers at all. */
   corsOrigins: string[];
+  /** A redis:// or rediss:// URL: the rate limits are then shared by every instance that uses it. */
+  redisUrl: string | undefined;
+  /** Prefix of every key this service writes in Redis, so one Redis can serve other things too. */
+  redisKeyPrefix: string;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +98,8 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapToken: boolean(env, 'BOOTSTRAP_TOKEN', true),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
+    redisUrl: redisUrl(env),
+    redisKeyPrefix: redisKeyPrefix(env),
     ...timeouts(env),
   };
 }
@@ -106,6 +112,24 @@ function databaseUrl(env: Env): string | undefined {
     const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(text)?.[0];
     throw new ConfigError(`DATABASE_URL must be a postgres:// or postgresql:// URL, not ${scheme ? `a ${scheme} one` : 'a value without that scheme'}`);
   }
+  return text;
+}
+
+function redisUrl(env: Env): string | undefined {
+  const text = env.REDIS_URL;
+  if (text === undefined || text === '') return undefined;
+  // Only the scheme is ever echoed: the rest of the value may hold a password.
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(text)?.[0];
+  const wanted = 'REDIS_URL must be a redis:// or rediss:// URL such as redis://redis.internal:6379';
+  if (!/^rediss?:\/\//.test(text)) throw new ConfigError(`${wanted}, not ${scheme ? `a ${scheme} one` : 'a value without that scheme'}`);
+  if (!URL.canParse(text) || new URL(text).hostname === '') throw new ConfigError(`${wanted}; this ${scheme} URL does not parse or names no host`);
+  return text;
+}
+
+function redisKeyPrefix(env: Env): string {
+  const text = env.REDIS_KEY_PREFIX;
+  if (text === undefined || text === '') return 'plant-store:';
+  if (!/^[\x21-\x7e]{1,100}$/.test(text)) throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 100 printable characters without spaces, not "${text}"`);
   return text;
 }
 

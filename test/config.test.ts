@@ -58,3 +58,32 @@ t.test('CORS_ORIGINS: anything a browser would never send as Origin stops start-
     t.throws(() => loadConfig({ CORS_ORIGINS: value }), { constructor: ConfigError, message: /^CORS_ORIGINS must be comma-separated origins/ }, value);
   }
 });
+
+t.test('REDIS_URL: off by default; redis:// or rediss:// URLs share the rate limits; the key prefix has a default', async (t) => {
+  t.equal(loadConfig({}).redisUrl, undefined);
+  t.equal(loadConfig({ REDIS_URL: '' }).redisUrl, undefined, 'empty is unset');
+  for (const url of ['redis://127.0.0.1:6379', 'redis://:hunter2@redis.internal:6380/2', 'rediss://user:hunter2@redis.example.com']) {
+    t.equal(loadConfig({ REDIS_URL: url }).redisUrl, url);
+  }
+  t.equal(loadConfig({}).redisKeyPrefix, 'plant-store:');
+  t.equal(loadConfig({ REDIS_KEY_PREFIX: 'shop-eu:' }).redisKeyPrefix, 'shop-eu:');
+});
+
+t.test('a bad Redis setting is a ConfigError naming the variable, never repeating a password', async (t) => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['REDIS_URL', 'http://:hunter2@redis.internal:6379', /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL such as redis:\/\/redis.internal:6379, not a http: one$/],
+    ['REDIS_URL', 'redis.internal:6379', /^REDIS_URL must be .* not a redis.internal: one$/],
+    ['REDIS_URL', '//:hunter2@redis.internal', /^REDIS_URL must be .* not a value without that scheme$/],
+    ['REDIS_URL', 'redis:/hunter2', /^REDIS_URL must be .* not a redis: one$/],
+    ['REDIS_URL', 'redis://:hunter2@', /^REDIS_URL must be .*; this redis: URL does not parse or names no host$/],
+    ['REDIS_URL', 'rediss://:hunter2@[::1', /^REDIS_URL must be .*; this rediss: URL does not parse or names no host$/],
+    ['REDIS_KEY_PREFIX', 'plant store:', /^REDIS_KEY_PREFIX must be 1 to 100 printable characters without spaces/],
+    ['REDIS_KEY_PREFIX', 'x'.repeat(101), /^REDIS_KEY_PREFIX must be/],
+  ];
+  for (const [name, value, message] of cases) {
+    const error = t.throws(() => loadConfig({ [name]: value }), `${name}=${value}`) as Error;
+    t.ok(error instanceof ConfigError, 'a ConfigError: the process exits 1 with the message');
+    t.match(error.message, message);
+    t.notMatch(error.message, /hunter2/);
+  }
+});

@@ -37,6 +37,19 @@ export class FailureLimiter {
     else this.#current.set(address, { count: 1, resetAt: now + WINDOW_MS });
   }
 
+  /** Whether `address` has a window that has not ended: it failed recently. */
+  knows(address: string, now = Date.now()): boolean {
+    return this.#find(address, now) !== undefined;
+  }
+
+  /** Takes `address`'s window as another counter saw it (shared-failure-limiter.ts: Redis's count for every instance). */
+  adopt(address: string, count: number, resetAt: number, now = Date.now()): void {
+    this.#rotate(now);
+    this.#previous.delete(address);
+    if (count > 0 && resetAt > now) this.#current.set(address, { count, resetAt });
+    else this.#current.delete(address);
+  }
+
   /** Addresses remembered now; at most those with a failure in the last two minutes. */
   get tracked(): number {
     return this.#current.size + this.#previous.size;

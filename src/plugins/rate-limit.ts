@@ -1,8 +1,10 @@
-// Per-token request limit for the scope it is registered in (after auth, which names the token).
+// Per-token request limit for the scope it is registered in (after auth, which names the token),
+// counted in this instance's memory or, with REDIS_URL, in Redis for every instance.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { TooManyRequests } from '../errors.js';
+import { tokenWindowStore } from '../limits/token-window-store.js';
 import { rateLimited } from '../observability/channels.js';
 
 export default fp(
@@ -12,12 +14,15 @@ export default fp(
       max: options.perMinute,
       timeWindow: 60_000,
       hook: 'onRequest',
-      keyGenerator: (request) => `token:${request.tokenId}`,
+      // Token ids are per database, and every instance of one service shares its database: with
+      // Redis (REDIS_URL) the count is fleet-wide. A failing Redis lets requests through (fails open).
+      keyGenerator: (request) => `rl:token:${request.tokenId}`,
+      ...(app.limitWindows && { store: tokenWindowStore(app.limitWindows), skipOnError: true }),
       errorResponseBuilder: (_request, context) => {
         if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'token' });
         return new TooManyRequests(Math.ceil(context.ttl / 1000));
       },
     });
   },
-  { name: 'token-rate-limit', dependencies: ['auth'] },
+  { name: 'token-rate-limit', dependencies: ['auth', 'shared-limits'] },
 );

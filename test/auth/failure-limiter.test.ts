@@ -62,3 +62,23 @@ t.test('100,000 addresses failing: the cost per failure stays flat', async (t) =
   for (let i = 0; i < 30; i++) limiter.recordFailure(address(99_999), now);
   t.ok(limiter.blockedFor(address(99_999), now) > 0, 'and still counts correctly');
 });
+
+t.test('a window adopted from a shared count (Redis) replaces the local one, and a count of 0 forgets it', async (t) => {
+  const limiter = new FailureLimiter(3);
+  t.notOk(limiter.knows('a', 1000), 'an address that never failed is not known');
+  limiter.recordFailure('a', 1000);
+  t.ok(limiter.knows('a', 1000));
+  limiter.adopt('a', 3, 31_000, 2000);
+  t.equal(limiter.blockedFor('a', 2000), 29, "blocked: the shared count and its window's end");
+  limiter.adopt('a', 1, 31_000, 2000);
+  t.equal(limiter.blockedFor('a', 2000), 0, 'the shared count decides, down as well as up');
+  t.ok(limiter.knows('a', 30_999));
+  t.notOk(limiter.knows('a', 31_000), 'until its window ends');
+  limiter.adopt('a', 0, 0, 2000);
+  t.notOk(limiter.knows('a', 2000), 'no shared window: forgotten');
+  limiter.recordFailure('b', 1000);
+  limiter.adopt('b', 2, 100_000, 70_000); // a new bucket: 'b' of 1000 moves to the previous one, and is replaced
+  limiter.recordFailure('b', 70_000);
+  t.equal(limiter.blockedFor('b', 70_001), 30, 'counts on from the adopted window');
+  t.equal(limiter.tracked, 1, 'held once, not in both buckets');
+});

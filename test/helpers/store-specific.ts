@@ -10,6 +10,7 @@ export const storeSpecificTests = [
   'test/model/two-instances.test.ts',
   'test/plugins/auth.test.ts',
   'test/plugins/error-handler.test.ts',
+  'test/plugins/shared-limits-two-instances.test.ts',
   'test/reliability/crash.test.ts',
   'test/reliability/create-delete-storm.test.ts',
   'test/reliability/database-outage.test.ts',

@@ -27,11 +27,11 @@ export interface StoreSettings {
 export async function freshStore(t: Test): Promise<StoreSettings> {
   if (storeKind === 'postgres') {
     const databaseUrl = await freshDatabase(t);
-    return { config: { databaseUrl }, env: { DATABASE_URL: databaseUrl } };
+    return { config: { databaseUrl }, env: { DATABASE_URL: databaseUrl, REDIS_URL: '' } };
   }
   const databasePath = join(tempDir(t), 'plants.db');
-  // An empty DATABASE_URL: a developer's own setting must not send a process elsewhere.
-  return { config: { databasePath, databaseUrl: undefined }, env: { DATABASE_PATH: databasePath, DATABASE_URL: '' } };
+  // Empty DATABASE_URL and REDIS_URL: a developer's own settings must not send a process elsewhere.
+  return { config: { databasePath, databaseUrl: undefined }, env: { DATABASE_PATH: databasePath, DATABASE_URL: '', REDIS_URL: '' } };
 }
 
 /**

@@ -1,0 +1,31 @@
+// With REDIS_URL, the rate limits count in Redis, shared by every instance (app.limitWindows);
+// without it, app.limitWindows is undefined and each instance counts in its own memory.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { connectOrCarryOn, redisClient } from '../limits/redis-connection.js';
+import { RedisWindows } from '../limits/redis-windows.js';
+import { StoreOutage } from '../limits/store-outage.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The shared counters of the rate limits, when REDIS_URL is set. */
+    limitWindows: RedisWindows | undefined;
+  }
+}
+
+export default fp(
+  async function sharedLimits(app: FastifyInstance, options: { redisUrl: string | undefined; keyPrefix: string }) {
+    if (options.redisUrl === undefined) return void app.decorate('limitWindows', undefined);
+    const outage = new StoreOutage(app.log);
+    const client = redisClient(options.redisUrl, outage);
+    app.decorate('limitWindows', new RedisWindows(client, options.keyPrefix, outage));
+    await connectOrCarryOn(client);
+    app.log.info({ redis: `${client.options.host}:${client.options.port}`, ready: client.status === 'ready' }, 'rate limits are shared through Redis');
+    // Not QUIT: with requests all answered there is nothing to wait for, and a dead Redis would make it wait.
+    app.addHook('onClose', async () => {
+      outage.closing();
+      client.disconnect();
+    });
+  },
+  { name: 'shared-limits' },
+);
