@@ -1,6 +1,7 @@
 // One request's handle on the SQLite store: one look for commits by other connections, at its first cached read.
 import type { PlantPage } from '../../pagination/page.js';
 import type { AddResult, PlantStore, StoredPlant, TokenHash, TokenOwner } from '../plant-store.js';
+import type { TokenUses } from '../token-uses.js';
 import type { CachedReads } from './cached-reads.js';
 
 /** The store's writes, which need no look: they run on the store's own connection. */
@@ -16,10 +17,12 @@ export class SqliteRequestStore implements PlantStore {
   #looked = false;
   readonly #reads: CachedReads;
   readonly #writes: Writes;
+  readonly #uses: TokenUses;
 
-  constructor(reads: CachedReads, writes: Writes) {
+  constructor(reads: CachedReads, writes: Writes, uses: TokenUses) {
     this.#reads = reads;
     this.#writes = writes;
+    this.#uses = uses;
   }
 
   #look(): void {
@@ -30,7 +33,9 @@ export class SqliteRequestStore implements PlantStore {
 
   async findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
     this.#look();
-    return this.#reads.tokenOwner(hash);
+    const owner = this.#reads.tokenOwner(hash);
+    if (owner !== undefined) this.#uses.used(owner.tokenId); // noted only: written later, off this request
+    return owner;
   }
 
   async listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
