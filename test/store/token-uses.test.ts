@@ -126,7 +126,7 @@ t.test('hundreds of requests within a minute write each token\'s last use once; 
   const started = Date.now();
   for (let round = 0; round < 100; round++) {
     const answers = await Promise.all([alice, bob].map((token) => app.inject({ url: '/plants', headers: bearer(token) })));
-    if (answers.some((answer) => answer.statusCode !== 200)) t.fail(`round ${round}: ${answers.map((answer) => answer.statusCode)}`);
+    if (answers.some((answer) => answer.statusCode !== 200)) t.fail(`round ${round}: ${answers.map((answer) => answer.statusCode).join(', ')}`);
   }
   const ended = Date.now();
   const lastUse = async () => Object.fromEntries((await app.store.listTokens()).map((token) => [token.user, token.lastUsedAt]));

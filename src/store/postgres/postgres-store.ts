@@ -54,6 +54,7 @@ export class PostgresStore implements Store, PlantStore {
   readonly kind = 'postgres';
   readonly pool: pg.Pool;
   readonly tokenUses: TokenUses;
+  #closing: Promise<void> | undefined;
 
   private constructor(pool: pg.Pool, tokenUses: Omit<TokenUsesOptions, 'now'> = {}) {
     this.pool = pool;
@@ -141,9 +142,12 @@ export class PostgresStore implements Store, PlantStore {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.pool.ending) return;
-    await this.tokenUses.close();
-    if (!this.pool.ending) await this.pool.end();
+  /** Once, however often it is called: the uses not written yet, then the pool. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.tokenUses.close();
+      if (!this.pool.ending) await this.pool.end();
+    })();
+    return this.#closing;
   }
 }

@@ -40,6 +40,7 @@ export class SqliteStore implements Store {
   readonly writes: WriteQueue;
   readonly reads: CachedReads;
   readonly tokenUses: TokenUses;
+  #closing: Promise<void> | undefined;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path);
@@ -116,9 +117,12 @@ export class SqliteStore implements Store {
     }
   }
 
-  async close(): Promise<void> {
-    if (!this.db.open) return;
-    await this.tokenUses.close();
-    if (this.db.open) this.db.close();
+  /** Once, however often it is called: the uses not written yet, then the file. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.tokenUses.close();
+      if (this.db.open) this.db.close();
+    })();
+    return this.#closing;
   }
 }
