@@ -280,7 +280,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The token is missing, malformed, unknown or revoked. */
+        /** @description The token is missing, malformed, unknown, expired or revoked. */
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -291,7 +291,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": 401,
-                 *       "message": "The bearer token is not valid; it may have been revoked. Ask for a new one."
+                 *       "message": "The bearer token is not valid; it may have expired or been revoked. Ask for a new one."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];

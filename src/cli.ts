@@ -1,18 +1,25 @@
 #!/usr/bin/env node
 // The `plant-store` command: serve, migrate, and token create/list/revoke on the configured database.
 import './platform/refuse-unsupported-node.js'; // first: before any module an old Node could crash on
+import { parseArgs } from 'node:util';
+import { expiryFromOptions, InvalidExpiry } from './auth/token-expiry.js';
 import { createToken } from './auth/tokens.js';
 import { loadConfig } from './config.js';
 import { serve } from './server.js';
 import { describeDatabase } from './store/describe-database.js';
 import { openStore } from './store/open-store.js';
+import type { TokenInfo } from './store/plant-store.js';
 import { parseDecimalInteger } from './validation/integers.js';
 
 const USAGE = `Usage:
   plant-store serve                  start the service (same as npm start)
   plant-store migrate                bring the database schema up to date, then exit
-  plant-store token create <user>    print a new token for <user>, alone, on stdout
-  plant-store token list             list token ids and their users (never the tokens)
+  plant-store token create <user> [--expires-in <duration> | --expires-at <time>]
+                                     print a new token for <user>, alone, on stdout; it never
+                                     expires unless told: --expires-in 90m, 12h, 30d, 2w or 1y
+                                     (at most 5y), or --expires-at 2030-12-31T23:59:00Z
+  plant-store token list             list tokens (never the tokens themselves): id, user, created,
+                                     state (active, expired or revoked), expiry, last use
   plant-store token revoke <id>      revoke a token; it fails on its next request
   plant-store conformance --base-url <url> --token <token> --other-token <token> [--junit <file>] [--rate-limit]
                                      check a running deployment against openapi.yaml (docs/contract-checks.md)
@@ -32,21 +39,48 @@ async function openAnnounced() {
   return store;
 }
 
+/** `token create`'s user and expiry, checked before any database is opened. */
+function createArguments(args: string[]): { user: string; expiresAt: Date | null } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { 'expires-in': { type: 'string' }, 'expires-at': { type: 'string' } } });
+  } catch (error) {
+    throw new UsageError((error as Error).message); // parseArgs names the option: "Option '--expires-in <value>' argument missing"
+  }
+  const [user, ...extra] = parsed.positionals;
+  if (user === undefined) throw new UsageError('a user name is missing: plant-store token create <user>');
+  if (extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
+  try {
+    return { user, expiresAt: expiryFromOptions(parsed.values) };
+  } catch (error) {
+    throw error instanceof InvalidExpiry ? new UsageError(error.message) : error;
+  }
+}
+
+const TOKEN_COLUMNS = ['ID', 'USER', 'CREATED', 'STATE', 'EXPIRES', 'LAST USED'];
+
+/** One tab-separated line: the first four columns are as they were before expiry existed, so scripts that cut them keep working. */
+function tokenLine(token: TokenInfo): string {
+  const state = token.revokedAt !== null ? `revoked ${token.revokedAt}` : token.expired ? 'expired' : 'active';
+  return [String(token.id), token.user, token.createdAt, state, token.expiresAt ?? 'never', token.lastUsedAt ?? '-'].join('\t');
+}
+
 async function tokenCommand(args: string[]): Promise<void> {
   const [action, argument, ...extra] = args;
-  if (extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
   if (action === undefined) throw new UsageError('a token command is missing: create, list or revoke');
-  if (action === 'create' && argument === undefined) throw new UsageError('a user name is missing: plant-store token create <user>');
+  const create = action === 'create' ? createArguments(args.slice(1)) : undefined;
+  if (create === undefined && extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
   if (action === 'revoke' && argument === undefined) throw new UsageError('a token id is missing: plant-store token revoke <id> (see "plant-store token list")');
   const store = await openAnnounced();
   try {
-    if (action === 'create' && argument !== undefined) {
-      const { token } = await createToken(store, argument);
+    if (create !== undefined) {
+      const { id, token } = await createToken(store, create.user, create.expiresAt);
       process.stdout.write(`${token}\n`);
+      const expiry = create.expiresAt === null ? 'never expires' : `expires at ${create.expiresAt.toISOString()}`;
+      process.stderr.write(`created token ${id} for ${create.user}; it ${expiry}\n`);
     } else if (action === 'list' && argument === undefined) {
       const tokens = await store.listTokens();
-      const lines = tokens.map((token) => [String(token.id), token.user, token.createdAt, token.revokedAt ? `revoked ${token.revokedAt}` : 'active'].join('\t'));
-      process.stdout.write(['ID\tUSER\tCREATED\tSTATE', ...lines].join('\n') + '\n');
+      process.stdout.write([TOKEN_COLUMNS.join('\t'), ...tokens.map(tokenLine)].join('\n') + '\n');
     } else if (action === 'revoke' && argument !== undefined) {
       // Ids the store hands out: positive, and exact as a JavaScript number.
       const id = parseDecimalInteger(argument, 1n, BigInt(Number.MAX_SAFE_INTEGER));

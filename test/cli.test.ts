@@ -1,6 +1,8 @@
 // The `plant-store token` commands against the same database the server uses.
 import { join } from 'node:path';
 import t from 'tap';
+import { createToken } from '../src/auth/tokens.js';
+import { openStore } from '../src/store/open-store.js';
 import { fetchChecked, tempDir } from './helpers/app.js';
 import { freshStore, onlyOn, storeKind } from './helpers/store-under-test.js';
 import { freePort, runCli, startServer } from './helpers/process.js';
@@ -16,7 +18,7 @@ t.test('token create, list and revoke, on a database that does not exist yet', a
 
   const listed = await runCli(['token', 'list'], env);
   t.equal(listed.code, 0);
-  t.match(listed.stdout, /^ID\tUSER\tCREATED\tSTATE\n1\talice\t\S+\tactive\n2\tbob\t\S+\tactive\n$/);
+  t.match(listed.stdout, /^ID\tUSER\tCREATED\tSTATE\tEXPIRES\tLAST USED\n1\talice\t\S+\tactive\tnever\t-\n2\tbob\t\S+\tactive\tnever\t-\n$/);
   t.notMatch(listed.stdout, /pst_/, 'never the tokens');
 
   const server = await startServer(t, env);
@@ -27,7 +29,83 @@ t.test('token create, list and revoke, on a database that does not exist yet', a
   const refused = await fetchChecked(t, server.url, '/plants', auth);
   t.equal(refused.status, 401, 'refused on its next request, without a restart');
   t.equal(refused.headers['www-authenticate'], 'Bearer realm="plant-store", error="invalid_token"');
-  t.match((await runCli(['token', 'list'], env)).stdout, /1\talice\t\S+\trevoked \S+/);
+  t.match((await runCli(['token', 'list'], env)).stdout, /1\talice\t\S+\trevoked \S+\tnever\t\S+\n/);
+});
+
+const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/.source;
+
+t.test('token create --expires-in and --expires-at; token list shows expiry, state and last use', async (t) => {
+  const { env } = await freshStore(t);
+  const before = Date.now();
+  const expiring = await runCli(['token', 'create', 'alice', '--expires-in', '30d'], env);
+  const after = Date.now();
+  t.equal(expiring.code, 0);
+  t.match(expiring.stdout, /^pst_[A-Za-z0-9_-]{43}\n$/, 'stdout: the token alone, as without an expiry');
+  const said = new RegExp(`created token 1 for alice; it expires at (${ISO})\n`).exec(expiring.stderr);
+  t.ok(said, `stderr says when it expires: ${expiring.stderr.trim()}`);
+  const expiresAt = Date.parse(said![1]!);
+  const DAYS_30 = 30 * 24 * 3_600_000;
+  t.ok(expiresAt >= before + DAYS_30 && expiresAt <= after + DAYS_30, 'in 30 days');
+
+  const forever = await runCli(['token', 'create', 'bob'], env);
+  t.match(forever.stderr, 'created token 2 for bob; it never expires\n');
+  const at = await runCli(['token', 'create', '--expires-at=2099-01-01T00:00:00+02:00', 'carol'], env);
+  t.equal(at.code, 2, 'more than 5 years ahead');
+  t.match(at.stderr, /--expires-at 2099-01-01T00:00:00\+02:00 is too far ahead/);
+  const soon = new Date(Date.now() + 3_600_000);
+  const carol = await runCli(['token', 'create', '--expires-at', soon.toISOString(), 'carol'], env);
+  t.equal(carol.code, 0);
+  t.match(carol.stderr, `created token 3 for carol; it expires at ${soon.toISOString()}\n`);
+
+  const server = await startServer(t, env);
+  const token = expiring.stdout.trim();
+  const used = Date.now();
+  t.equal((await fetchChecked(t, server.url, '/plants', { headers: { authorization: `Bearer ${token}` } })).status, 200);
+  server.child.kill('SIGTERM');
+  t.equal((await server.exit).code, 0);
+
+  const listed = (await runCli(['token', 'list'], env)).stdout;
+  const lines = listed.trimEnd().split('\n');
+  t.equal(lines[0], 'ID\tUSER\tCREATED\tSTATE\tEXPIRES\tLAST USED');
+  t.match(lines[1], new RegExp(`^1\talice\t${ISO}\tactive\t${said![1]}\t(${ISO})$`));
+  const lastUsed = Date.parse(lines[1]!.split('\t')[5]!);
+  t.ok(lastUsed >= used && lastUsed <= Date.now(), 'the last use: the request above, written when the server stopped at the latest');
+  t.match(lines[2], new RegExp(`^2\tbob\t${ISO}\tactive\tnever\t-$`), 'never expires, never used');
+  t.match(lines[3], new RegExp(`^3\tcarol\t${ISO}\tactive\t${soon.toISOString()}\t-$`));
+  t.equal(lines.length, 4);
+});
+
+t.test('a token whose expiry has passed is listed as expired', async (t) => {
+  const { env, config } = await freshStore(t);
+  // Made through the store, in the past: the CLI refuses a lifetime under a minute, and a test does not wait one out.
+  const store = await openStore({ databasePath: '', ...config });
+  await createToken(store, 'alice', new Date(Date.now() - 1000));
+  await store.close();
+  const listed = await runCli(['token', 'list'], env);
+  t.match(listed.stdout, new RegExp(`\n1\talice\t${ISO}\texpired\t${ISO}\t-\n$`));
+});
+
+// Every refusal of the grammar is in test/auth/token-expiry.test.ts; here, how the command reports a few.
+t.test('bad lifetimes are refused before any database is touched: exit 2, the option named', async (t) => {
+  const { env } = await freshStore(t);
+  const cases: Array<[string[], RegExp]> = [
+    [['--expires-in', '30'], /plant-store: --expires-in "30" is not a duration: use a whole number and a unit/],
+    [['--expires-in', '10y'], /--expires-in 10y is too long: at most 5y/],
+    [['--expires-in'], /--expires-in <value>' argument missing/],
+    [['--expires-in', '1d', '--expires-at', '2030-01-01T00:00Z'], /give --expires-in or --expires-at, not both/],
+    [['--expires-at', '2030-02-30T00:00Z'], /--expires-at "2030-02-30T00:00Z" is not a date and time with a zone/],
+    [['--expires-on', '2030-01-01'], /Unknown option '--expires-on'/],
+    [['bob'], /too many arguments: bob/],
+  ];
+  for (const [options, message] of cases) {
+    const result = await runCli(['token', 'create', 'alice', ...options], env);
+    t.equal(result.code, 2, `${options.join(' ')}: exit 2`);
+    t.match(result.stderr, message, `${options.join(' ')}: ${result.stderr.split('\n')[0]}`);
+    t.match(result.stderr, /Usage:/);
+    t.notMatch(result.stderr, /using the/, 'no database was opened');
+    t.equal(result.stdout, '', 'no token');
+  }
+  t.match((await runCli(['token', 'list'], env)).stdout, /^ID\tUSER\tCREATED\tSTATE\tEXPIRES\tLAST USED\n$/, 'no token was made');
 });
 
 t.test('migrate brings a new database up to date and exits', async (t) => {
@@ -36,7 +114,7 @@ t.test('migrate brings a new database up to date and exits', async (t) => {
   t.equal(migrated.code, 0);
   t.match(migrated.stderr, /schema is up to date/);
   t.equal((await runCli(['migrate'], env)).code, 0, 'running it again changes nothing');
-  t.match((await runCli(['token', 'list'], env)).stdout, /^ID\tUSER\tCREATED\tSTATE\n$/);
+  t.match((await runCli(['token', 'list'], env)).stdout, /^ID\tUSER\tCREATED\tSTATE\tEXPIRES\tLAST USED\n$/);
 });
 
 t.test('a PostgreSQL database that cannot be reached stops start-up: exit 1, no password in the message', async (t) => {
@@ -76,7 +154,7 @@ t.test('mistakes are explained', async (t) => {
   t.match(badUser.stderr, /not a valid user name/);
   const help = await runCli(['--help'], env);
   t.equal(help.code, 0);
-  t.match(help.stdout, /token create <user>/);
+  t.match(help.stdout, /token create <user> \[--expires-in <duration> \| --expires-at <time>\]/);
 });
 
 t.test('every command says which database it used, and that it created one', async (t) => {

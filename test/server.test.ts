@@ -32,6 +32,8 @@ t.test('first start on an empty database prints one token for "default" on the t
   const secondRun = await second.exit;
   t.equal(secondRun.code, 0, 'SIGINT exits 0');
   t.notMatch(secondRun.stderr, /pst_/, 'printed only once');
+  // Never expires; its use above was written when the server stopped, at the latest.
+  t.match((await runCli(['token', 'list'], env)).stdout, /\n1\tdefault\t\S+\tactive\tnever\t\d{4}-\S+Z\n$/);
 });
 
 t.test('BOOTSTRAP_TOKEN=off creates no token', async (t) => {
@@ -39,7 +41,7 @@ t.test('BOOTSTRAP_TOKEN=off creates no token', async (t) => {
   const server = await startServer(t, { ...env, BOOTSTRAP_TOKEN: 'off' });
   server.child.kill('SIGTERM');
   t.notMatch((await server.exit).stderr, /pst_/);
-  t.match((await runCli(['token', 'list'], env)).stdout, /^ID\tUSER\tCREATED\tSTATE\n$/);
+  t.match((await runCli(['token', 'list'], env)).stdout, /^ID\tUSER\tCREATED\tSTATE\tEXPIRES\tLAST USED\n$/);
 });
 
 t.test('SIGTERM finishes the request in flight, then exits 0', async (t) => {

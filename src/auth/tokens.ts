@@ -19,11 +19,12 @@ export function looksLikeToken(text: string): boolean {
   return TOKEN.test(text);
 }
 
-export async function createToken(store: TokenStore, user: string): Promise<{ id: number; token: string }> {
+/** `expiresAt`: when the token stops working; null (the default) for never. */
+export async function createToken(store: TokenStore, user: string, expiresAt: Date | null = null): Promise<{ id: number; token: string }> {
   if (!USER_NAME.test(user)) {
     throw new Error(`"${user}" is not a valid user name: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
   }
   const token = PREFIX + randomBytes(32).toString('base64url');
-  const id = await store.addToken(user, hashToken(token));
+  const id = await store.addToken(user, hashToken(token), expiresAt);
   return { id, token };
 }

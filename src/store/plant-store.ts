@@ -19,12 +19,21 @@ export interface TokenInfo {
   id: number;
   user: string;
   createdAt: string;
+  /** When the token stops working; null: it never expires. */
+  expiresAt: string | null;
+  /** Its expiry has passed, by the clock the store checks tokens against (findToken's). */
+  expired: boolean;
+  /** Its last use, written at most once a minute per token (so up to a minute old); null: not used since it was made or since the upgrade that added it. */
+  lastUsedAt: string | null;
   revokedAt: string | null;
 }
 
 /** What a request asks of the store. */
 export interface PlantStore {
-  /** The owner of a token, by its hash; revoked tokens are not found. */
+  /**
+   * The owner of a token, by its hash; revoked and expired tokens are not found. Finding a token
+   * is a use of it: the store notes it (token-uses.ts) and writes it later, at most once a minute.
+   */
   findToken(hash: TokenHash): Promise<TokenOwner | undefined>;
   /** Plants of `owner` with id greater than `after`, ascending, cut into a page by pagination/page.ts. */
   listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage>;
@@ -35,7 +44,8 @@ export interface PlantStore {
 }
 
 export interface TokenStore {
-  addToken(user: string, hash: TokenHash): Promise<number>;
+  /** `expiresAt`: when the token stops working; null (the default) for never. */
+  addToken(user: string, hash: TokenHash, expiresAt?: Date | null): Promise<number>;
   listTokens(): Promise<TokenInfo[]>;
   revokeToken(id: number): Promise<boolean>;
   countTokens(): Promise<number>;
@@ -52,5 +62,6 @@ export interface Store extends TokenStore {
    */
   forRequest(): PlantStore;
   isReady(): Promise<boolean>;
+  /** Writes the token uses not written yet, then closes. */
   close(): Promise<void>;
 }

@@ -90,7 +90,7 @@ if (skip !== undefined) {
       listings: ['-9223372036854775808', '1', '2', '9223372036854775806', '9223372036854775807'].map((id) => `bigint ${id} p${id}`),
       thrown: 401,
       conflict: { error: 409, message: 'A plant with id 1 already exists with a different name or tag; delete it first or use another id.' },
-      denied: { error: { error: 401, message: 'The bearer token is not valid; it may have been revoked. Ask for a new one.' }, challenge: 'Bearer realm="plant-store", error="invalid_token"' },
+      denied: { error: { error: 401, message: 'The bearer token is not valid; it may have expired or been revoked. Ask for a new one.' }, challenge: 'Bearer realm="plant-store", error="invalid_token"' },
       deleted: 204,
       missing: { error: 404, message: 'You have no plant with id 9223372036854775807.' },
     });

@@ -64,7 +64,7 @@ t.test('401: a revoked or unknown token is a typed Error with a Bearer challenge
   const { data, error, response } = await stranger.GET('/plants');
   t.equal(data, undefined);
   t.equal(response.status, 401);
-  t.same(error, { error: 401, message: 'The bearer token is not valid; it may have been revoked. Ask for a new one.' });
+  t.same(error, { error: 401, message: 'The bearer token is not valid; it may have expired or been revoked. Ask for a new one.' });
   t.equal(response.headers.get('www-authenticate'), 'Bearer realm="plant-store", error="invalid_token"');
   const iterating = stranger.allPlants().next();
   await t.rejects(iterating, { name: 'PlantStoreError', status: 401, body: { error: 401 } });

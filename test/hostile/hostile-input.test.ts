@@ -10,7 +10,8 @@ async function snapshot(app: Awaited<ReturnType<typeof buildTestApp>>) {
   const users = ['alice', 'bob'];
   return {
     plants: await Promise.all(users.map((user) => app.store.forRequest().listPlants(user, undefined, 1000))),
-    tokens: await app.store.listTokens(),
+    // Without the last use: the corpus authenticates as alice, and recording that is no change it made.
+    tokens: (await app.store.listTokens()).map(({ lastUsedAt: _used, ...token }) => token),
   };
 }
 

@@ -1,5 +1,6 @@
 // Bearer authentication on every plant operation: exact status, body and WWW-Authenticate.
 import t from 'tap';
+import { createToken } from '../../src/auth/tokens.js';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 
 const MISSING = 'Bearer realm="plant-store"';
@@ -16,6 +17,7 @@ t.test('authentication matrix', async (t) => {
   const revoked = await tokenFor(app, 'carol');
   const [revokedInfo] = (await app.store.listTokens()).filter((token) => token.user === 'carol');
   await app.store.revokeToken(revokedInfo!.id);
+  const expired = (await createToken(app.store, 'dave', new Date(Date.now() - 1000))).token;
 
   const cases: Array<[string, Record<string, string>, string, string | undefined]> = [
     ['no header', {}, MISSING, undefined],
@@ -28,6 +30,7 @@ t.test('authentication matrix', async (t) => {
     ['two tokens', { authorization: `Bearer ${alice} ${alice}` }, INVALID, undefined],
     ['two tokens, comma', { authorization: `Bearer ${alice}, Bearer ${alice}` }, INVALID, undefined],
     ['revoked token', bearer(revoked), INVALID, undefined],
+    ['expired token', bearer(expired), INVALID, undefined],
     ['__proto__', bearer('__proto__'), INVALID, undefined],
     ['constructor', bearer('constructor'), INVALID, undefined],
     ['toString', bearer('toString'), INVALID, undefined],
@@ -59,6 +62,14 @@ t.test('a revoked token fails on its very next request', async (t) => {
   t.ok(await app.store.revokeToken(info!.id));
   t.equal((await inject(t, app, { url: '/plants', headers: bearer(token) })).status, 401);
   t.notOk(await app.store.revokeToken(info!.id), 'revoking twice reports nothing to revoke');
+});
+
+t.test('an expired token counts as a failed authentication, like a revoked one', async (t) => {
+  const app = await buildTestApp(t, { authFailuresPerMinute: 2 });
+  const valid = await tokenFor(app, 'alice');
+  const expired = (await createToken(app.store, 'bob', new Date(Date.now() - 1000))).token;
+  for (let i = 0; i < 2; i++) t.equal((await inject(t, app, { url: '/plants', headers: bearer(expired), remoteAddress: '10.0.0.9' })).status, 401);
+  t.equal((await inject(t, app, { url: '/plants', headers: bearer(valid), remoteAddress: '10.0.0.9' })).status, 429, 'two failures use up the budget');
 });
 
 t.test('open endpoints need no token', async (t) => {

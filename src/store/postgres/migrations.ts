@@ -19,4 +19,7 @@ export const migrations: readonly string[] = [
      created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
      revoked_at TIMESTAMPTZ
    )`,
+  // 3: tokens that expire, and each token's last use. Existing tokens keep working: no expiry, no use yet.
+  // Nullable columns without a default: PostgreSQL adds them without rewriting the table.
+  `ALTER TABLE tokens ADD COLUMN expires_at TIMESTAMPTZ, ADD COLUMN last_used_at TIMESTAMPTZ`,
 ];

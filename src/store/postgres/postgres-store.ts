@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
 import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
+import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
 import { migrate, openPool, type PoolSettings } from './database.js';
 
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -26,11 +27,19 @@ const statements = {
   firstPage: 'SELECT id, name, tag FROM plants WHERE owner = $1 ORDER BY id LIMIT $2',
   nextPage: 'SELECT id, name, tag FROM plants WHERE owner = $1 AND id > $2 ORDER BY id LIMIT $3',
   deletePlant: 'DELETE FROM plants WHERE owner = $1 AND id = $2',
-  findToken: 'SELECT id, user_name FROM tokens WHERE hash = $1 AND revoked_at IS NULL',
-  addToken: 'INSERT INTO tokens (user_name, hash) VALUES ($1, $2) RETURNING id',
+  // Expiry by the database's clock, the one every instance shares.
+  findToken: 'SELECT id, user_name FROM tokens WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())',
+  addToken: 'INSERT INTO tokens (user_name, hash, expires_at) VALUES ($1, $2, $3) RETURNING id',
   listTokens: `SELECT id, user_name, to_char(created_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS created_at,
+                      to_char(expires_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS expires_at,
+                      coalesce(expires_at <= now(), false) AS expired,
+                      to_char(last_used_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS last_used_at,
                       to_char(revoked_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS revoked_at
                  FROM tokens ORDER BY id`,
+  // One statement for a whole batch of uses; a use never moves a last use back (instances write their own).
+  noteUses: `UPDATE tokens SET last_used_at = uses.at
+               FROM unnest($1::bigint[], $2::timestamptz[]) AS uses(id, at)
+              WHERE tokens.id = uses.id AND (tokens.last_used_at IS NULL OR tokens.last_used_at < uses.at)`,
   revokeToken: 'UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL',
   countTokens: 'SELECT count(*) AS count FROM tokens',
   ping: 'SELECT 1 FROM plants LIMIT 1',
@@ -44,15 +53,20 @@ const int8 = (value: bigint | number) => String(value);
 export class PostgresStore implements Store, PlantStore {
   readonly kind = 'postgres';
   readonly pool: pg.Pool;
+  readonly tokenUses: TokenUses;
+  #closing: Promise<void> | undefined;
 
-  private constructor(pool: pg.Pool) {
+  private constructor(pool: pg.Pool, tokenUses: Omit<TokenUsesOptions, 'now'> = {}) {
     this.pool = pool;
+    this.tokenUses = new TokenUses(async (uses) => {
+      await this.#run('noteUses', [[...uses.keys()].map(int8), [...uses.values()].map((at) => new Date(at).toISOString())]);
+    }, tokenUses);
   }
 
-  /** Opens the pool and applies pending migrations before the store is used. */
-  static async open(settings: PoolSettings): Promise<PostgresStore> {
+  /** Opens the pool and applies pending migrations before the store is used. `tokenUses`: how uses are batched (tests shorten the wait). */
+  static async open(settings: PoolSettings, tokenUses?: Omit<TokenUsesOptions, 'now'>): Promise<PostgresStore> {
     const durable = await migrate(settings);
-    return new PostgresStore(openPool(settings, durable));
+    return new PostgresStore(openPool(settings, durable), tokenUses);
   }
 
   async #run<Row>(name: StatementName, values: unknown[]): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
@@ -87,16 +101,28 @@ export class PostgresStore implements Store, PlantStore {
 
   async findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
     const row = (await this.#run<{ id: bigint; user_name: string }>('findToken', [Buffer.from(hash, 'base64')])).rows[0];
-    return row && { tokenId: Number(row.id), user: row.user_name };
+    if (row === undefined) return undefined;
+    const tokenId = Number(row.id);
+    this.tokenUses.used(tokenId); // noted only: written later, in one statement for many tokens
+    return { tokenId, user: row.user_name };
   }
 
-  async addToken(user: string, hash: TokenHash): Promise<number> {
-    return Number((await this.#run<{ id: bigint }>('addToken', [user, Buffer.from(hash, 'base64')])).rows[0]!.id);
+  async addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
+    return Number((await this.#run<{ id: bigint }>('addToken', [user, Buffer.from(hash, 'base64'), expiresAt?.toISOString() ?? null])).rows[0]!.id);
   }
 
   async listTokens(): Promise<TokenInfo[]> {
-    const { rows } = await this.#run<{ id: bigint; user_name: string; created_at: string; revoked_at: string | null }>('listTokens', []);
-    return rows.map((row) => ({ id: Number(row.id), user: row.user_name, createdAt: row.created_at, revokedAt: row.revoked_at }));
+    type Row = { id: bigint; user_name: string; created_at: string; expires_at: string | null; expired: boolean; last_used_at: string | null; revoked_at: string | null };
+    const { rows } = await this.#run<Row>('listTokens', []);
+    return rows.map((row) => ({
+      id: Number(row.id),
+      user: row.user_name,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      expired: row.expired,
+      lastUsedAt: row.last_used_at,
+      revokedAt: row.revoked_at,
+    }));
   }
 
   async revokeToken(id: number): Promise<boolean> {
@@ -116,7 +142,12 @@ export class PostgresStore implements Store, PlantStore {
     }
   }
 
-  async close(): Promise<void> {
-    if (!this.pool.ending) await this.pool.end();
+  /** Once, however often it is called: the uses not written yet, then the pool. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.tokenUses.close();
+      if (!this.pool.ending) await this.pool.end();
+    })();
+    return this.#closing;
   }
 }

@@ -3,12 +3,20 @@
 // by another connection in any process drops everything at the next look at PRAGMA data_version.
 // Reads are called inside a read batch (read-batch.ts), which makes that look once for the requests
 // of a turn: a request answered from the caches runs no statement of its own.
+// A cached token keeps its expiry and is checked against the clock at every lookup, so it stops
+// working at its expiry, not at the next look.
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
 import type { TokenHash, TokenOwner } from '../plant-store.js';
 import type { SqliteDatabase } from './database.js';
 import { PageCache } from './page-cache.js';
 
-type TokenRow = [id: number, user: string];
+type TokenRow = [id: number, user: string, expiresAt: string | null];
+
+/** An active token's owner, and when it expires (ms since the epoch; Infinity: never). */
+interface CachedToken {
+  owner: TokenOwner;
+  expiresAt: number;
+}
 
 /** Enough for the first pages of thousands of users, small next to the process. */
 const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
@@ -23,14 +31,14 @@ function prepare(db: SqliteDatabase) {
     nextPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = ? AND id > ? ORDER BY id LIMIT ? + 0').raw().safeIntegers(),
     /** Changes whenever another connection, in any process, has committed to the file. */
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
-    findToken: db.prepare('SELECT id, user FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
+    findToken: db.prepare('SELECT id, user, expires_at FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
   };
 }
 
 export class CachedReads {
   readonly pages = new PageCache(PAGE_CACHE_BYTES);
-  /** Owners of active tokens by hash. Unknown tokens are not kept: guesses cannot fill memory. */
-  readonly #tokens = new Map<TokenHash, TokenOwner>();
+  /** Owners of tokens by hash. Unknown and revoked tokens are not kept: guesses cannot fill memory. */
+  readonly #tokens = new Map<TokenHash, CachedToken>();
   readonly #sql: ReturnType<typeof prepare>;
   #version: unknown;
 
@@ -48,16 +56,22 @@ export class CachedReads {
     this.#tokens.clear();
   }
 
-  /** The owner of an active token, from the cache when it is there; as fresh as the last look. */
+  /**
+   * The owner of an active token, from the cache when it is there; as fresh as the last look.
+   * Expiry is checked on every lookup, cached or not, against this process's clock (SQLite's own).
+   */
   tokenOwner(hash: TokenHash): TokenOwner | undefined {
-    const known = this.#tokens.get(hash);
-    if (known !== undefined) return known;
-    const row = this.#sql.findToken.get(Buffer.from(hash, 'base64')) as TokenRow | undefined;
-    if (row === undefined) return undefined;
-    if (this.#tokens.size >= TOKEN_CACHE_ENTRIES) this.#tokens.clear();
-    const owner = { tokenId: row[0], user: row[1] };
-    this.#tokens.set(hash, owner);
-    return owner;
+    let known = this.#tokens.get(hash);
+    if (known === undefined) {
+      const row = this.#sql.findToken.get(Buffer.from(hash, 'base64')) as TokenRow | undefined;
+      if (row === undefined) return undefined;
+      if (this.#tokens.size >= TOKEN_CACHE_ENTRIES) this.#tokens.clear();
+      known = { owner: { tokenId: row[0], user: row[1] }, expiresAt: row[2] === null ? Infinity : Date.parse(row[2]) };
+      this.#tokens.set(hash, known);
+    }
+    // Tokens that never expire, nearly all of them, skip the clock.
+    if (known.expiresAt !== Infinity && Date.now() >= known.expiresAt) return undefined;
+    return known.owner;
   }
 
   /** A first page from the cache, as fresh as the last look, if it is there. */

@@ -18,4 +18,7 @@ export const migrations: readonly string[] = [
      created_at TEXT NOT NULL,
      revoked_at TEXT
    ) STRICT`,
+  // 3: tokens that expire, and each token's last use. Existing tokens keep working: no expiry, no use yet.
+  `ALTER TABLE tokens ADD COLUMN expires_at TEXT;
+   ALTER TABLE tokens ADD COLUMN last_used_at TEXT`,
 ];

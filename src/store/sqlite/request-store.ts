@@ -1,6 +1,7 @@
 // The handle every request gets on the SQLite store: reads through the turn's read batch, writes through group commit.
 import type { PlantPage } from '../../pagination/page.js';
 import type { AddResult, PlantStore, StoredPlant, TokenHash, TokenOwner } from '../plant-store.js';
+import type { TokenUses } from '../token-uses.js';
 import type { CachedReads } from './cached-reads.js';
 import type { ReadBatch } from './read-batch.js';
 
@@ -18,11 +19,13 @@ export class SqliteRequestStore implements PlantStore {
   readonly #batch: ReadBatch;
   readonly #reads: CachedReads;
   readonly #writes: Writes;
+  readonly #uses: TokenUses;
 
-  constructor(batch: ReadBatch, reads: CachedReads, writes: Writes) {
+  constructor(batch: ReadBatch, reads: CachedReads, writes: Writes, uses: TokenUses) {
     this.#batch = batch;
     this.#reads = reads;
     this.#writes = writes;
+    this.#uses = uses;
   }
 
   /** Runs `read` in the next batch, after its look. */
@@ -34,7 +37,11 @@ export class SqliteRequestStore implements PlantStore {
   }
 
   findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
-    return this.#inBatch(() => this.#reads.tokenOwner(hash));
+    return this.#inBatch(() => {
+      const owner = this.#reads.tokenOwner(hash);
+      if (owner !== undefined) this.#uses.used(owner.tokenId); // noted only: written later, off this request
+      return owner;
+    });
   }
 
   listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {

@@ -5,14 +5,19 @@ import { openDatabase, type SqliteDatabase } from './database.js';
 import { GroupCommit, type WriteQueue } from './group-commit.js';
 import { ReadBatch } from './read-batch.js';
 import { SqliteRequestStore } from './request-store.js';
+import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
 
 function prepare(db: SqliteDatabase) {
   return {
     insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
     findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?'),
     delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
-    addToken: db.prepare("INSERT INTO tokens (user, hash, created_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ'))"),
-    listTokens: db.prepare('SELECT id, user, created_at AS createdAt, revoked_at AS revokedAt FROM tokens ORDER BY id'),
+    addToken: db.prepare("INSERT INTO tokens (user, hash, created_at, expires_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ'), ?)"),
+    listTokens: db.prepare(
+      'SELECT id, user, created_at AS createdAt, expires_at AS expiresAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM tokens ORDER BY id',
+    ),
+    // Text comparison is time order: every time here has the same ISO form (strftime's %f and toISOString agree).
+    noteUse: db.prepare('UPDATE tokens SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)'),
     revokeToken: db.prepare("UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ') WHERE id = ? AND revoked_at IS NULL"),
     countTokens: db.prepare('SELECT count(*) FROM tokens').pluck(),
     ping: db.prepare('SELECT 1 FROM plants LIMIT 1'),
@@ -25,6 +30,8 @@ export interface SqliteStoreOptions {
    * The benchmark passes another, one commit per request, to measure what group commit is worth.
    */
   writes?: (db: SqliteDatabase) => WriteQueue;
+  /** How token uses are batched (tests shorten the wait). */
+  tokenUses?: Omit<TokenUsesOptions, 'now'>;
 }
 
 export class SqliteStore implements Store {
@@ -34,6 +41,8 @@ export class SqliteStore implements Store {
   readonly writes: WriteQueue;
   readonly reads: CachedReads;
   readonly readBatch: ReadBatch;
+  readonly tokenUses: TokenUses;
+  #closing: Promise<void> | undefined;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path);
@@ -41,10 +50,19 @@ export class SqliteStore implements Store {
     this.writes = options.writes?.(this.db) ?? new GroupCommit(this.db);
     this.reads = new CachedReads(this.db);
     this.readBatch = new ReadBatch(this.db, this.reads);
+    // One transaction per batch, through the write queue: it shares a commit with the plant writes of the moment.
+    // This connection's own commits do not change its data_version, so they drop nothing from its cache.
+    this.tokenUses = new TokenUses(
+      (uses) =>
+        this.writes.run(() => {
+          for (const [id, at] of uses) this.#sql.noteUse.run({ id, at: new Date(at).toISOString() });
+        }),
+      options.tokenUses,
+    );
   }
 
   forRequest(): PlantStore {
-    return new SqliteRequestStore(this.readBatch, this.reads, this);
+    return new SqliteRequestStore(this.readBatch, this.reads, this, this.tokenUses);
   }
 
   /** The writes of every handle (SqliteRequestStore forwards them here). */
@@ -68,13 +86,18 @@ export class SqliteStore implements Store {
     });
   }
 
-  addToken(user: string, hash: TokenHash): Promise<number> {
+  addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
     const bytes = Buffer.from(hash, 'base64');
-    return this.writes.run(() => Number(this.#sql.addToken.run(user, bytes).lastInsertRowid));
+    const expires = expiresAt?.toISOString() ?? null;
+    return this.writes.run(() => Number(this.#sql.addToken.run(user, bytes, expires).lastInsertRowid));
   }
 
   async listTokens(): Promise<TokenInfo[]> {
-    return this.#sql.listTokens.all() as TokenInfo[];
+    const now = Date.now(); // the clock CachedReads checks expiry against
+    return (this.#sql.listTokens.all() as Array<Omit<TokenInfo, 'expired'>>).map((token) => ({
+      ...token,
+      expired: token.expiresAt !== null && Date.parse(token.expiresAt) <= now,
+    }));
   }
 
   revokeToken(id: number): Promise<boolean> {
@@ -97,7 +120,12 @@ export class SqliteStore implements Store {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+  /** Once, however often it is called: the uses not written yet, then the file. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.tokenUses.close();
+      if (this.db.open) this.db.close();
+    })();
+    return this.#closing;
   }
 }

@@ -46,6 +46,27 @@ t.test('a database from an older version is upgraded in place, keeping its plant
   t.equal(await store.countTokens(), 0, 'the tokens table was added');
 });
 
+t.test('a database of schema 2 gains expiry and last use in place; its tokens keep working and never expire', onlyOn('postgres'), async (t) => {
+  const url = await freshUrl(t);
+  await migrate({ url, timeoutMs: 5000 }, 2);
+  const hash = Buffer.alloc(32, 3).toString('base64');
+  await adminQuery(
+    url,
+    `INSERT INTO tokens (user_name, hash, created_at, revoked_at) VALUES
+       ('alice', decode('${Buffer.from(hash, 'base64').toString('hex')}', 'hex'), '2024-01-02T03:04:05.678Z', NULL),
+       ('bob', decode('${'01'.repeat(32)}', 'hex'), '2024-01-03T00:00:00Z', '2024-02-01T00:00:00Z')`,
+  );
+  const store = await openStore(t, url);
+  t.equal((await one(store, 'SELECT max(version) AS version FROM schema_migrations')).version, migrations.length);
+  t.same(await store.listTokens(), [
+    { id: 1, user: 'alice', createdAt: '2024-01-02T03:04:05.678Z', expiresAt: null, expired: false, lastUsedAt: null, revokedAt: null },
+    { id: 2, user: 'bob', createdAt: '2024-01-03T00:00:00.000Z', expiresAt: null, expired: false, lastUsedAt: null, revokedAt: '2024-02-01T00:00:00.000Z' },
+  ]);
+  t.same(await store.findToken(hash), { tokenId: 1, user: 'alice' }, 'the old token still works');
+  await store.close();
+  t.match((await adminQuery(url, "SELECT to_char(last_used_at, 'YYYY') AS year FROM tokens WHERE id = 1")).rows[0].year, /^\d{4}$/, 'its use was written on close');
+});
+
 t.test('a database from a newer version is refused, not touched', onlyOn('postgres'), async (t) => {
   const url = await freshUrl(t);
   await migrate({ url, timeoutMs: 5000 });
@@ -118,7 +139,7 @@ t.test('tokens: hashed, timestamps in UTC ISO form, revoked ones not found', onl
   t.notOk(await store.revokeToken(id), 'revoking twice reports nothing to revoke');
   t.equal(await store.findToken(hash), undefined, 'a revoked token is not found');
   const [info] = await store.listTokens();
-  t.match(info, { id: 1, user: 'alice', createdAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, revokedAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/ });
+  t.match(info, { id: 1, user: 'alice', createdAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, expiresAt: null, expired: false, revokedAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/ });
   t.equal(await store.countTokens(), 1);
 });
 

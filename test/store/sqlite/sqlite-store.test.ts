@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import t from 'tap';
+import { hashToken } from '../../../src/auth/tokens.js';
 import { encodeCursor } from '../../../src/pagination/cursor.js';
 import { migrations } from '../../../src/store/sqlite/migrations.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
@@ -37,6 +38,33 @@ t.test('a file from an older version is upgraded in place, keeping its plants', 
   t.equal(store.db.pragma('user_version', { simple: true }), migrations.length);
   t.same(await store.forRequest().listPlants('alice', undefined, 10), { json: '[{"name":"Old plant"}]' });
   t.equal(await store.countTokens(), 0, 'the tokens table was added');
+});
+
+t.test('a file of schema 2 gains expiry and last use in place; its tokens keep working and never expire', async (t) => {
+  const path = join(tempDir(t), 'schema2.db');
+  const old = new Database(path);
+  old.exec(migrations[0]!);
+  old.exec(migrations[1]!);
+  old.pragma('user_version = 2');
+  const token = `pst_${'B'.repeat(43)}`;
+  const insert = old.prepare('INSERT INTO tokens (user, hash, created_at, revoked_at) VALUES (?, ?, ?, ?)');
+  insert.run('alice', Buffer.from(hashToken(token), 'base64'), '2024-01-02T03:04:05.678Z', null);
+  insert.run('bob', Buffer.alloc(32, 1), '2024-01-03T00:00:00.000Z', '2024-02-01T00:00:00.000Z');
+  old.prepare('INSERT INTO plants (owner, id, name) VALUES (?, ?, ?)').run('alice', 1, 'Kept');
+  old.close();
+
+  const { store } = openStore(t, path);
+  t.equal(store.db.pragma('user_version', { simple: true }), migrations.length);
+  t.same(await store.listTokens(), [
+    { id: 1, user: 'alice', createdAt: '2024-01-02T03:04:05.678Z', expiresAt: null, lastUsedAt: null, revokedAt: null, expired: false },
+    { id: 2, user: 'bob', createdAt: '2024-01-03T00:00:00.000Z', expiresAt: null, lastUsedAt: null, revokedAt: '2024-02-01T00:00:00.000Z', expired: false },
+  ]);
+  t.same(await store.forRequest().findToken(hashToken(token)), { tokenId: 1, user: 'alice' }, 'the old token still works');
+  t.same(await store.forRequest().listPlants('alice', undefined, 10), { json: '[{"name":"Kept"}]' });
+  await store.close();
+  const reader = new Database(path, { readonly: true });
+  t.match(reader.prepare('SELECT last_used_at FROM tokens WHERE id = 1').pluck().get(), /^\d{4}-\d\d-\d\dT/, 'its use was written on close');
+  reader.close();
 });
 
 t.test('a file from a newer version is refused, not touched', async (t) => {
