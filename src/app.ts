@@ -74,7 +74,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await scope.register(docs);
     },
     protect: async (scope) => {
-      await scope.register(auth, { authFailuresPerMinute: config.authFailuresPerMinute });
+      await scope.register(auth, { authFailuresPerMinute: config.authFailuresPerMinute, oidc: config.oidc });
       await scope.register(tokenRateLimit, { perMinute: config.rateLimitPerMinute });
     },
   });

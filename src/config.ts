@@ -1,5 +1,9 @@
 // Environment -> typed Config; a bad value stops start-up with a message naming the variable.
+import { ConfigError } from './config-error.js';
+import { oidcConfig, type OidcConfig } from './auth/oidc/oidc-config.js';
 import { parseDecimalInteger } from './validation/integers.js';
+
+export type { OidcConfig };
 
 export interface Config {
   port: number;
@@ -30,9 +34,11 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Browser origins allowed to call the API from their pages (CORS); none: no CORS headers at all. */
   corsOrigins: string[];
+  /** Access tokens from an OpenID Connect provider, accepted beside pst_ tokens; none: pst_ tokens only. */
+  oidc: OidcConfig | undefined;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 type Env = Record<string, string | undefined>;
@@ -94,6 +100,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapToken: boolean(env, 'BOOTSTRAP_TOKEN', true),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
+    oidc: oidcConfig(env),
     ...timeouts(env),
   };
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { TooManyRequests } from '../errors.js';
 import { rateLimited } from '../observability/channels.js';
+import { PROVIDER_TOKEN_ID } from './auth.js';
 
 export default fp(
   async function tokenRateLimit(app: FastifyInstance, options: { perMinute: number }) {
@@ -12,7 +13,8 @@ export default fp(
       max: options.perMinute,
       timeWindow: 60_000,
       hook: 'onRequest',
-      keyGenerator: (request) => `token:${request.tokenId}`,
+      // A provider user's access tokens change as they sign in again: their limit follows the user.
+      keyGenerator: (request) => (request.tokenId === PROVIDER_TOKEN_ID ? `user:${request.user}` : `token:${request.tokenId}`),
       errorResponseBuilder: (_request, context) => {
         if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'token' });
         return new TooManyRequests(Math.ceil(context.ttl / 1000));
