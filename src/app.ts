@@ -17,6 +17,7 @@ import nodeErrors, { clientErrorHandler, frameworkErrors } from './plugins/node-
 import securityHeaders from './plugins/security-headers.js';
 import operationRoutes from './contract/operation-routes.js';
 import { contractDocumentHandlers } from './routes/contract-documents.js';
+import { servedContract } from './contract/served-contract.js';
 import { healthHandlers } from './routes/health.js';
 import { plantHandlers } from './routes/plants.js';
 import { componentSchemas } from '../generated/schemas.js';
@@ -65,13 +66,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
 
+  const served = servedContract(config.oidc);
   // Each operation goes to the open scope or the protected one as openapi.yaml's `security` says.
   await app.register(operationRoutes, {
-    handlers: { ...healthHandlers, ...contractDocumentHandlers, ...plantHandlers },
+    handlers: { ...healthHandlers, ...contractDocumentHandlers(served), ...plantHandlers },
     // Open endpoints answer HEAD like GET (load balancers, link checkers); Swagger UI is one of them.
     open: async (scope) => {
       scope.addHook('onRoute', headLikeGet(scope.routeTable));
-      await scope.register(docs);
+      await scope.register(docs, { document: served.docs, oidc: config.oidc });
     },
     protect: async (scope) => {
       await scope.register(auth, { authFailuresPerMinute: config.authFailuresPerMinute, oidc: config.oidc });

@@ -55,7 +55,8 @@ function isIssuerUrl(text: string): boolean {
   } catch {
     return false;
   }
-  if (url.search !== '' || url.hash !== '' || text.includes('?') || text.includes('#') || url.username !== '' || url.password !== '') return false;
+  // No query, fragment, credentials or white space: the URL is also written into the served openapi.yaml as is.
+  if (/[\s?#"'\\]/.test(text) || url.username !== '' || url.password !== '') return false;
   if (url.protocol === 'https:') return true;
   return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
