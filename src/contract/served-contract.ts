@@ -22,7 +22,8 @@ export interface ServedContract {
 export function servedContract(oidc: OidcConfig | undefined): ServedContract {
   if (oidc === undefined) {
     const docs = structuredClone(openApiDocument);
-    delete schemes(docs)[SCHEME];
+    const { [SCHEME]: _omitted, ...others } = schemes(docs);
+    (docs.components as Json).securitySchemes = others;
     docs.security = (docs.security as Json[]).filter((requirement) => !(SCHEME in requirement));
     return { json: JSON.stringify(openApiDocument), yaml: openApiYaml, docs };
   }
