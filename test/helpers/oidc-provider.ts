@@ -39,6 +39,8 @@ export interface TestProvider {
   stop(): Promise<void>;
   /** Serves again on the same address, publishing `keys` (rotation: a new key first, the old one still listed). */
   start(keys?: JWK[]): Promise<void>;
+  /** Registers the docs client, which may send the browser back to `uri` (known once Plant Store listens). */
+  allowDocsClient(uri: string): Promise<void>;
 }
 
 export async function signingKey(kid: string): Promise<JWK> {
@@ -47,7 +49,8 @@ export async function signingKey(kid: string): Promise<JWK> {
 }
 
 /** Starts a provider for the test and stops it at its end. */
-export async function startProvider(t: Test, options: ProviderOptions = {}): Promise<TestProvider> {
+export async function startProvider(t: Test, given: ProviderOptions = {}): Promise<TestProvider> {
+  const options = { ...given };
   const requests = { jwks: 0, discovery: 0 };
   let handle: (request: IncomingMessage, response: ServerResponse) => void = () => undefined;
   let server: Server | undefined;
@@ -93,6 +96,10 @@ export async function startProvider(t: Test, options: ProviderOptions = {}): Pro
       handle = (request, response) => void callback(request, response);
       server ??= await listen(port);
     },
+    async allowDocsClient(uri) {
+      options.docsRedirectUri = uri;
+      await provider.start();
+    },
   };
   await provider.start();
   t.teardown(() => provider.stop());
@@ -111,16 +118,6 @@ function configuration(keys: JWK[], options: ProviderOptions): Configuration {
     // What the resource server below says, as oidc-provider's default does (without its notice).
     ttl: { ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 300 },
     findAccount: (_ctx, accountId) => Promise.resolve({ accountId, claims: () => ({ sub: accountId }) }),
-    // The devInteractions login page accepts any name; consent is granted here so the test need not click it.
-    async loadExistingGrant(ctx) {
-      const { client, session } = ctx.oidc;
-      if (client === undefined || session?.accountId === undefined) return undefined;
-      const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
-      grant.addOIDCScope('openid');
-      grant.addResourceScope(AUDIENCE, SCOPE);
-      await grant.save();
-      return grant;
-    },
     features: {
       devInteractions: { enabled: true },
       clientCredentials: { enabled: true },
