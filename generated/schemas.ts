@@ -188,6 +188,9 @@ export const operations = {
         },
         "500": {
           "$ref": "Error#"
+        },
+        "503": {
+          "$ref": "Error#"
         }
       }
     }

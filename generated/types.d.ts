@@ -280,7 +280,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The token is missing, malformed, unknown, expired or revoked. */
+        /** @description The token is missing, malformed, unknown, expired or revoked, or the access token is invalid or expired. */
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -369,7 +369,9 @@ export interface components {
         /**
          * @description Another process (a second instance, or the `plant-store` command) held the database's
          *     write lock for longer than the service waits for it (`WRITE_LOCK_TIMEOUT_MS`, SQLite
-         *     only). Nothing was changed; send the same request again after `Retry-After` seconds.
+         *     only), or an identity provider's access token was sent and the provider could not be
+         *     reached to check it. Nothing was changed; send the same request again after
+         *     `Retry-After` seconds.
          */
         WriteLockBusy: {
             headers: {
@@ -382,6 +384,27 @@ export interface components {
                  * @example {
                  *       "error": 503,
                  *       "message": "Another process is writing to the database; nothing was changed. Retry in 5 seconds."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description An identity provider's access token was sent, and the provider could not be reached
+         *     to get the keys that check it. Nothing was changed; send the same request again after
+         *     `Retry-After` seconds. (Writes answer the same 503 for this reason too.)
+         */
+        ProviderUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 503,
+                 *       "message": "The identity provider cannot be reached to check the access token; nothing was changed. Retry in 5 seconds."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -406,7 +429,8 @@ export interface components {
         Location: string;
         /**
          * @description `Bearer realm="plant-store"`, with `error="invalid_token"` added when a token
-         *     was sent but is not valid (RFC 6750, section 3).
+         *     was sent but is not valid (RFC 6750, section 3); for an identity provider's access
+         *     token also `error_description`, the same words whichever check failed.
          * @example Bearer realm="plant-store", error="invalid_token"
          */
         "WWW-Authenticate": string;
@@ -491,6 +515,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ProviderUnavailable"];
         };
     };
     addPlant: {

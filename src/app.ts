@@ -18,6 +18,7 @@ import securityHeaders from './plugins/security-headers.js';
 import sharedLimits from './plugins/shared-limits.js';
 import operationRoutes from './contract/operation-routes.js';
 import { contractDocumentHandlers } from './routes/contract-documents.js';
+import { servedContract } from './contract/served-contract.js';
 import { healthHandlers } from './routes/health.js';
 import { plantHandlers } from './routes/plants.js';
 import { componentSchemas } from '../generated/schemas.js';
@@ -67,16 +68,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
   await app.register(sharedLimits, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
 
+  const served = servedContract(config.oidc);
   // Each operation goes to the open scope or the protected one as openapi.yaml's `security` says.
   await app.register(operationRoutes, {
-    handlers: { ...healthHandlers, ...contractDocumentHandlers, ...plantHandlers },
+    handlers: { ...healthHandlers, ...contractDocumentHandlers(served), ...plantHandlers },
     // Open endpoints answer HEAD like GET (load balancers, link checkers); Swagger UI is one of them.
     open: async (scope) => {
       scope.addHook('onRoute', headLikeGet(scope.routeTable));
-      await scope.register(docs);
+      await scope.register(docs, { document: served.docs, oidc: config.oidc });
     },
     protect: async (scope) => {
-      await scope.register(auth, { authFailuresPerMinute: config.authFailuresPerMinute });
+      await scope.register(auth, { authFailuresPerMinute: config.authFailuresPerMinute, oidc: config.oidc });
       await scope.register(tokenRateLimit, { perMinute: config.rateLimitPerMinute });
     },
   });

@@ -1,5 +1,9 @@
 // Environment -> typed Config; a bad value stops start-up with a message naming the variable.
+import { ConfigError } from './config-error.js';
+import { oidcConfig, type OidcConfig } from './auth/oidc/oidc-config.js';
 import { parseDecimalInteger } from './validation/integers.js';
+
+export type { OidcConfig };
 
 export interface Config {
   port: number;
@@ -34,9 +38,11 @@ export interface Config {
   redisUrl: string | undefined;
   /** Prefix of every key this service writes in Redis, so one Redis can serve other things too. */
   redisKeyPrefix: string;
+  /** Access tokens from an OpenID Connect provider, accepted beside pst_ tokens; none: pst_ tokens only. */
+  oidc: OidcConfig | undefined;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 type Env = Record<string, string | undefined>;
@@ -100,6 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     redisUrl: redisUrl(env),
     redisKeyPrefix: redisKeyPrefix(env),
+    oidc: oidcConfig(env),
     ...timeouts(env),
   };
 }

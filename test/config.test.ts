@@ -87,3 +87,34 @@ t.test('a bad Redis setting is a ConfigError naming the variable, never repeatin
     t.notMatch(error.message, /hunter2/);
   }
 });
+
+t.test('OIDC settings: none by default; issuer and audience together; the user claim defaults to sub', async (t) => {
+  t.equal(loadConfig({}).oidc, undefined, 'without OIDC_ISSUER, pst_ tokens only');
+  const oidc = loadConfig({ OIDC_ISSUER: 'https://example.eu.auth0.com/', OIDC_AUDIENCE: 'https://plants.example.com' }).oidc;
+  t.match(oidc, { issuer: 'https://example.eu.auth0.com/', audience: 'https://plants.example.com', userClaim: 'sub', docsClientId: undefined, clockToleranceSeconds: 30 });
+  const keycloak = loadConfig({ OIDC_ISSUER: 'https://sso.example.com/realms/plants', OIDC_AUDIENCE: 'plant-store', OIDC_USER_CLAIM: 'preferred_username', OIDC_DOCS_CLIENT_ID: 'plant-store-docs' }).oidc;
+  t.match(keycloak, { issuer: 'https://sso.example.com/realms/plants', userClaim: 'preferred_username', docsClientId: 'plant-store-docs' });
+  t.equal(loadConfig({ OIDC_ISSUER: 'http://127.0.0.1:8080', OIDC_AUDIENCE: 'a' }).oidc?.issuer, 'http://127.0.0.1:8080', 'http only for a provider on this machine');
+});
+
+t.test('a bad OIDC setting is a ConfigError naming the variable', async (t) => {
+  const issuer = { OIDC_AUDIENCE: 'https://plants.example.com' };
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ OIDC_ISSUER: 'https://example.eu.auth0.com/' }, /^OIDC_AUDIENCE must be set when OIDC_ISSUER is/],
+    [{ ...issuer, OIDC_ISSUER: 'http://sso.example.com' }, /^OIDC_ISSUER must be the provider's issuer URL, https:\/\//],
+    [{ ...issuer, OIDC_ISSUER: 'sso.example.com' }, /^OIDC_ISSUER must be/],
+    [{ ...issuer, OIDC_ISSUER: 'https://sso.example.com/?tenant=1' }, /^OIDC_ISSUER must be/],
+    [{ ...issuer, OIDC_ISSUER: 'https://sso.example.com/#x' }, /^OIDC_ISSUER must be/],
+    [{ ...issuer, OIDC_ISSUER: 'https://user:pw@sso.example.com/' }, /^OIDC_ISSUER must be/],
+    [{ ...issuer, OIDC_ISSUER: 'https://sso.example.com/a b' }, /^OIDC_ISSUER must be/],
+    [{ ...issuer, OIDC_ISSUER: 'https://sso.example.com', OIDC_USER_CLAIM: 'a"b' }, /^OIDC_USER_CLAIM must be a claim name/],
+    [{ ...issuer, OIDC_ISSUER: 'https://sso.example.com', OIDC_USER_CLAIM: 'two words' }, /^OIDC_USER_CLAIM must be a claim name/],
+    [{ OIDC_AUDIENCE: 'x' }, /^OIDC_AUDIENCE is set but OIDC_ISSUER is not/],
+    [{ OIDC_DOCS_CLIENT_ID: 'x', OIDC_USER_CLAIM: 'email' }, /^OIDC_USER_CLAIM, OIDC_DOCS_CLIENT_ID are set but OIDC_ISSUER is not/],
+  ];
+  for (const [env, message] of cases) {
+    const error = t.throws(() => loadConfig(env), JSON.stringify(env)) as Error;
+    t.ok(error instanceof ConfigError, 'a ConfigError');
+    t.match(error.message, message);
+  }
+});

@@ -8,17 +8,24 @@ import { hashToken, looksLikeToken } from '../auth/tokens.js';
 import { FailureLimiter } from '../auth/failure-limiter.js';
 import { SharedFailureLimiter, type FailureLimit } from '../auth/shared-failure-limiter.js';
 import { authFailures, rateLimited } from '../observability/channels.js';
-import { InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
+import { InvalidAccessToken, InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
+import type { OidcConfig } from '../auth/oidc/oidc-config.js';
+import { ProviderTokens, looksLikeJwt } from '../auth/oidc/provider-tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The user whose token authenticated this request. */
     user: string;
     tokenId: number;
+    /** Why a provider access token was refused (the challenge's error_description); empty otherwise. */
+    accessTokenProblem: string;
   }
 }
 
 type HookDone = (error?: Error) => void;
+
+/** The tokenId of a request authenticated by a provider access token, which has no row in the token store. */
+export const PROVIDER_TOKEN_ID = 0;
 
 const CHALLENGE = 'Bearer realm="plant-store"';
 
@@ -26,13 +33,15 @@ const CHALLENGE = 'Bearer realm="plant-store"';
 const SENT_BEARER_TOKEN = /^bearer[ \t]+\S/i;
 
 export default fp(
-  async function auth(app: FastifyInstance, options: { authFailuresPerMinute: number }) {
+  async function auth(app: FastifyInstance, options: { authFailuresPerMinute: number; oidc?: OidcConfig | undefined }) {
     // With REDIS_URL the count is shared by every instance (plugins/shared-limits.ts).
     const failures: FailureLimit = app.limitWindows
       ? new SharedFailureLimiter(options.authFailuresPerMinute, app.limitWindows)
       : new FailureLimiter(options.authFailuresPerMinute);
+    const providerTokens = options.oidc === undefined ? undefined : new ProviderTokens(options.oidc, app.log);
     app.decorateRequest('user', '');
     app.decorateRequest('tokenId', 0);
+    app.decorateRequest('accessTokenProblem', '');
 
     await app.register(bearerAuth, {
       keys: new Set<string>(), // unused: `auth` looks tokens up by hash
@@ -41,7 +50,8 @@ export default fp(
       verifyErrorLogLevel: 'info' as const,
       // Unknown and revoked tokens resolve false; a store fault rejects, and is answered as one (below).
       async auth(key: string, request: FastifyRequest): Promise<boolean> {
-        if (!looksLikeToken(key)) return false;
+        // pst_ tokens first, untouched; a provider's JWT only when one is configured.
+        if (!looksLikeToken(key)) return providerTokens !== undefined && looksLikeJwt(key) && (await providerToken(providerTokens, key, request));
         const owner = await request.store.findToken(hashToken(key));
         if (owner === undefined) return false;
         request.user = owner.user;
@@ -61,12 +71,20 @@ export default fp(
       app.verifyBearerAuth!(request, reply, (error?: Error & { code?: string }) => {
         if (error === undefined) return done();
         // bearer-auth's own failures have FST_BEARER_AUTH_ codes; anything else is a store fault (which
-        // has a code of its own too, e.g. ECONNREFUSED or SQLITE_BUSY): a 500, not a failed authentication.
+        // has a code of its own too, e.g. ECONNREFUSED or SQLITE_BUSY) or an unreachable identity provider
+        // (a 503): not a failed authentication.
         if (!error.code?.startsWith('FST_BEARER_AUTH_')) return done(error);
         const sentToken = SENT_BEARER_TOKEN.test(request.headers.authorization ?? '');
         if (authFailures.hasSubscribers) authFailures.publish({ reason: sentToken ? 'invalid' : 'missing' });
-        reply.header('www-authenticate', sentToken ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE);
-        const refuse = () => done(sentToken ? new InvalidToken() : new MissingToken());
+        const problem = request.accessTokenProblem;
+        let refuse: () => void;
+        if (problem !== '') {
+          reply.header('www-authenticate', `${CHALLENGE}, error="invalid_token", error_description="${problem}"`);
+          refuse = () => done(new InvalidAccessToken());
+        } else {
+          reply.header('www-authenticate', sentToken ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE);
+          refuse = () => done(sentToken ? new InvalidToken() : new MissingToken());
+        }
         // A shared count is written before the answer, so the client's next try sees it on any instance.
         const recorded = failures.recordFailure(request.ip);
         if (recorded === undefined) refuse();
@@ -83,3 +101,15 @@ export default fp(
   },
   { name: 'auth', dependencies: ['store', 'shared-limits'] },
 );
+
+/** Authenticates the request as the provider user the token names; a 503 when the provider cannot be reached rejects. */
+async function providerToken(providerTokens: ProviderTokens, token: string, request: FastifyRequest): Promise<boolean> {
+  const verdict = await providerTokens.verify(token);
+  if ('problem' in verdict) {
+    request.accessTokenProblem = verdict.problem;
+    return false;
+  }
+  request.user = verdict.owner;
+  request.tokenId = PROVIDER_TOKEN_ID;
+  return true;
+}

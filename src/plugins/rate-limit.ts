@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import { TooManyRequests } from '../errors.js';
 import { tokenWindowStore } from '../limits/token-window-store.js';
 import { rateLimited } from '../observability/channels.js';
+import { PROVIDER_TOKEN_ID } from './auth.js';
 
 export default fp(
   async function tokenRateLimit(app: FastifyInstance, options: { perMinute: number }) {
@@ -16,7 +17,8 @@ export default fp(
       hook: 'onRequest',
       // Token ids are per database, and every instance of one service shares its database: with
       // Redis (REDIS_URL) the count is fleet-wide. A failing Redis lets requests through (fails open).
-      keyGenerator: (request) => `rl:token:${request.tokenId}`,
+      // A provider user's access tokens change as they sign in again: their limit follows the user.
+      keyGenerator: (request) => (request.tokenId === PROVIDER_TOKEN_ID ? `rl:user:${request.user}` : `rl:token:${request.tokenId}`),
       ...(app.limitWindows && { store: tokenWindowStore(app.limitWindows), skipOnError: true }),
       errorResponseBuilder: (_request, context) => {
         if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'token' });

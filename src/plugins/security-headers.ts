@@ -63,10 +63,11 @@ export default fp(
  * registers this plugin, which encapsulates it from the rest of the app.)
  */
 export const documentSecurityHeaders = fp(
-  async function documentSecurityHeaders(scope: FastifyInstance) {
+  async function documentSecurityHeaders(scope: FastifyInstance, options: { headers?: Readonly<Record<string, string>> }) {
+    const headers = options.headers ?? DOCUMENT_SECURITY_HEADERS;
     scope.addHook('onRequest', (_request, reply, done) => {
       for (const name of API_ONLY) reply.removeHeader(name);
-      reply.headers(DOCUMENT_SECURITY_HEADERS);
+      reply.headers(headers);
       done();
     });
   },

@@ -51,9 +51,9 @@ t.test('with CORS on, the only addition is the preflight route of @fastify/cors'
   t.same(served(routes.filter((route) => route.url !== '*')), declared);
 });
 
-t.test('every plant operation needs bearerAuth and every open one declares security: []', async (t) => {
+t.test('every plant operation needs bearerAuth or an identity provider token, and every open one declares security: []', async (t) => {
   const document = parse(yamlText);
-  t.same(document.security, [{ bearerAuth: [] }]);
+  t.same(document.security, [{ bearerAuth: [] }, { oidc: [] }]);
   for (const [id, operation] of Object.entries(operations)) {
     t.equal(operation.public, !operation.url.startsWith('/plants'), `${id} is ${operation.public ? 'open' : 'protected'}`);
   }

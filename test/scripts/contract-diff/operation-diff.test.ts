@@ -90,6 +90,10 @@ const breaking: Record<string, { edit: Edit; base?: Edit; expect: string[] }> = 
     },
     expect: ['breaking GET /plants /paths/~1plants/get/security', 'breaking POST /plants /paths/~1plants/post/security', 'breaking DELETE /plants/{id} /paths/~1plants~1{id}/delete/security', 'non-breaking (document) /components/securitySchemes/apiKey'],
   },
+  'an alternative scheme removed (its callers are refused now)': {
+    edit: (d) => (d.security = [{ bearerAuth: [] }]),
+    expect: ['breaking GET /plants /paths/~1plants/get/security', 'breaking POST /plants /paths/~1plants/post/security', 'breaking DELETE /plants/{id} /paths/~1plants~1{id}/delete/security'],
+  },
 };
 
 for (const [name, { edit, base, expect }] of Object.entries(breaking)) {
@@ -130,6 +134,18 @@ const nonBreaking: Record<string, { edit: Edit; base?: Edit; expect: string[] }>
   'a new response status': { edit: (d) => (d.paths['/healthz'].get.responses['503'] = { description: 'Down.' }), expect: ['non-breaking GET /healthz /paths/~1healthz/get/responses/503'] },
   'a new path': { edit: (d) => (d.paths['/rooms'] = { get: { responses: { '200': { description: 'Rooms.' } } } }), expect: ['non-breaking GET /rooms /paths/~1rooms/get'] },
   'a new optional response property': { edit: (d) => (d.components.schemas.Plant.properties.color = { type: 'string' }), expect: ['non-breaking GET /plants /components/schemas/Plant/properties/color', 'non-breaking POST /plants /components/schemas/Plant/properties/color'] },
+  'an alternative scheme added (the OpenID Connect sign-in beside the bearer token)': {
+    base: (d) => {
+      d.security = [{ bearerAuth: [] }];
+      delete d.components.securitySchemes.oidc;
+    },
+    edit: (d) => {
+      const current = structuredClone(contract) as any;
+      d.security = current.security;
+      d.components.securitySchemes.oidc = current.components.securitySchemes.oidc;
+    },
+    expect: ['non-breaking GET /plants /paths/~1plants/get/security', 'non-breaking POST /plants /paths/~1plants/post/security', 'non-breaking DELETE /plants/{id} /paths/~1plants~1{id}/delete/security', 'non-breaking (document) /components/securitySchemes/oidc'],
+  },
   'a security requirement dropped': { edit: (d) => (d.paths['/plants'].get.security = []), expect: ['non-breaking GET /plants /paths/~1plants/get/security'] },
 };
 
