@@ -174,7 +174,9 @@ t.test('OTLP/HTTP with protobuf, the default protocol', async (t) => {
 t.test("OTEL_FASTIFY_IGNORE_PATHS leaves the load balancer's probes out", async (t) => {
   const receiver = await otlpReceiver(t);
   process.env.OTEL_FASTIFY_IGNORE_PATHS = '/{healthz,readyz}'; // @fastify/otel reads it when the app is built
-  t.teardown(() => void delete process.env.OTEL_FASTIFY_IGNORE_PATHS);
+  t.teardown(() => {
+    delete process.env.OTEL_FASTIFY_IGNORE_PATHS;
+  });
   const app = await buildTestApp(t, { traces: { url: `${receiver.endpoint}/v1/traces`, protocol: 'http/json' } });
   for (const url of ['/healthz', '/readyz', '/plants']) await app.inject({ url });
   await app.close();
