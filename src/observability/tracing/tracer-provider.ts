@@ -18,12 +18,16 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(join(dirname(contractPath()), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+let globalsRegistered = false;
+
 /**
- * Context and propagation are global in the OpenTelemetry API, so they are set once per process
- * (a second call finds them set, and leaves them). Only the W3C `traceparent`/`tracestate` headers
- * are read; nothing is injected into responses.
+ * Context and propagation are global in the OpenTelemetry API, so they are set once per process (the
+ * API would complain of a second registration). Only the W3C `traceparent`/`tracestate` headers are
+ * read; nothing is injected into responses.
  */
 function registerGlobals(): void {
+  if (globalsRegistered) return;
+  globalsRegistered = true;
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
 }
