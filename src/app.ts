@@ -55,6 +55,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     genReqId: requestIdOf,
   });
 
+  // First, before any hook or route, so @fastify/otel sees them all. Imported only when on: with tracing
+  // off the OpenTelemetry SDK is never loaded and nothing listens to the store (no cost per request).
+  if (config.traces) await app.register((await import('./observability/tracing/plugin.js')).default, { traces: config.traces });
   for (const schema of componentSchemas) app.addSchema(schema);
   await app.register(routeTable);
   await app.register(errorHandler);

@@ -40,6 +40,14 @@ export interface Config {
   redisKeyPrefix: string;
   /** Access tokens from an OpenID Connect provider, accepted beside pst_ tokens; none: pst_ tokens only. */
   oidc: OidcConfig | undefined;
+  /** OpenTelemetry traces: where spans are sent; undefined (no OTLP endpoint set): tracing off, costing nothing. */
+  traces: TracesConfig | undefined;
+}
+
+/** OTLP over HTTP (gRPC is not supported): the full traces URL, and the encoding. */
+export interface TracesConfig {
+  url: string;
+  protocol: 'http/protobuf' | 'http/json';
 }
 
 export { ConfigError };
@@ -107,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: redisUrl(env),
     redisKeyPrefix: redisKeyPrefix(env),
     oidc: oidcConfig(env),
+    traces: traces(env),
     ...timeouts(env),
   };
 }
@@ -138,6 +147,25 @@ function redisKeyPrefix(env: Env): string {
   if (text === undefined || text === '') return 'plant-store:';
   if (!/^[\x21-\x7e]{1,100}$/.test(text)) throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 100 printable characters without spaces, not "${text}"`);
   return text;
+}
+
+/**
+ * Tracing is on when an OTLP endpoint is set, with the standard OpenTelemetry variables: the traces
+ * endpoint as it is, or the general one with /v1/traces appended (as the specification says);
+ * OTEL_SDK_DISABLED=true turns it off. The other OTEL_* variables are read by the SDK itself.
+ */
+function traces(env: Env): TracesConfig | undefined {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+  const [name, url] = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+    ? ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT]
+    : ['OTEL_EXPORTER_OTLP_ENDPOINT', env.OTEL_EXPORTER_OTLP_ENDPOINT && `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`];
+  if (!url) return undefined;
+  // The value is not echoed: an endpoint URL may carry credentials.
+  if (!/^https?:\/\/[^/?#]/.test(url) || !URL.canParse(url)) throw new ConfigError(`${name} must be an http:// or https:// URL, such as http://localhost:4318`);
+  const protocolName = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  // OTLP over gRPC would need another exporter and its native dependencies; collectors accept both HTTP encodings.
+  const protocol = oneOf(env, protocolName, 'http/protobuf', ['http/protobuf', 'http/json']) as TracesConfig['protocol'];
+  return { url, protocol };
 }
 
 function timeouts(env: Env) {

@@ -118,3 +118,34 @@ t.test('a bad OIDC setting is a ConfigError naming the variable', async (t) => {
     t.match(error.message, message);
   }
 });
+
+t.test('traces: on when an OTLP endpoint is set, with the standard OpenTelemetry variables', async (t) => {
+  t.equal(loadConfig({}).traces, undefined, 'off by default');
+  t.equal(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }).traces, undefined, 'empty is unset');
+  t.same(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).traces, { url: 'http://collector:4318/v1/traces', protocol: 'http/protobuf' }, '/v1/traces appended; protobuf, the OTLP default');
+  t.same(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example/otlp/' }).traces?.url, 'https://collector.example/otlp/v1/traces', 'a base path is kept');
+  t.same(
+    loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom' }).traces?.url,
+    'http://b:4318/custom',
+    'the traces endpoint wins, as it is',
+  );
+  t.same(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).traces?.protocol, 'http/json');
+  t.same(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' }).traces?.protocol, 'http/json', 'the traces protocol wins');
+  t.equal(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).traces, undefined, 'OTEL_SDK_DISABLED=true turns it off');
+});
+
+t.test('traces: a bad endpoint or protocol stops start-up, naming the variable (not echoing the URL)', async (t) => {
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318$/],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http/],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://' }, /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http/],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://user:secret@[bad' }, /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318$/],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, /^OTEL_EXPORTER_OTLP_PROTOCOL must be one of http\/protobuf, http\/json, not "grpc"$/],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'json' }, /^OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be one of/],
+  ];
+  for (const [env, message] of cases) {
+    const error = t.throws(() => loadConfig(env), JSON.stringify(env)) as Error;
+    t.ok(error instanceof ConfigError);
+    t.match(error.message, message);
+  }
+});

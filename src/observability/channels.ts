@@ -1,6 +1,7 @@
 // What the service does, published on Node's diagnostics channels: the store, the commits, the
 // limits. Metrics and traces subscribe; the code that publishes knows nothing of either. With no
 // subscriber a publication costs one property check (`hasSubscribers`), so it stays on the hot path.
+import type { AsyncResource } from 'node:async_hooks';
 import { channel, tracingChannel } from 'node:diagnostics_channel';
 import type { PlantStore } from '../store/plant-store.js';
 
@@ -16,6 +17,13 @@ export interface StoreCallContext {
 export interface CommitContext {
   store: 'sqlite';
   batchSize: number;
+  /**
+   * Where each write of the batch was queued (in its request's async context), in batch order: the
+   * commit runs later, for several requests at once, so this is how a subscriber reaches what it keeps
+   * in AsyncLocalStorage for each (traces: the span of the store call). Undefined for a write queued
+   * while nobody listened.
+   */
+  queuedIn: Array<AsyncResource | undefined>;
 }
 
 /** A request refused by authentication: no token, or one that is not valid. */

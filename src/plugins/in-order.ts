@@ -1,6 +1,7 @@
 // Requests pipelined on one connection are handled one after the other, so each sees what the ones
 // before it did (a GET after a POST lists the new plant). Node reads and starts them at once; RFC
 // 9112, 9.3.2 allows that only when all of them are safe, and only the order of answers is kept.
+import { AsyncResource } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -40,7 +41,9 @@ export default fp(
       const socket = request.raw.socket as Socket | undefined;
       const ahead = current(socket);
       if (ahead === null || ahead === reply.raw) return done();
-      const entry = { response: reply.raw, go: done };
+      // Bound: the request goes on in its own async context, not in that of the answer that let it go
+      // (a trace would otherwise put its store calls under the request before it).
+      const entry = { response: reply.raw, go: AsyncResource.bind(done) };
       const queue = waiting.get(socket!);
       if (queue !== undefined) return void queue.push(entry);
       const fresh = [entry];

@@ -1,5 +1,6 @@
 // Group commit: writes queued in the same turn of the event loop share one transaction
 // and one fsync; each caller is answered only after that commit, with its own result.
+import { AsyncResource } from 'node:async_hooks';
 import { DatabaseBusy, retryLater } from '../../errors.js';
 import { commits } from '../../observability/channels.js';
 import type { SqliteDatabase } from './database.js';
@@ -10,6 +11,8 @@ interface Pending {
   reject: (error: unknown) => void;
   /** performance.now() past which this write stops waiting for the write lock. */
   deadline: number;
+  /** The async context the write was queued in, kept only while someone listens to commits (see CommitContext). */
+  queuedIn: AsyncResource | undefined;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -65,7 +68,13 @@ export class GroupCommit implements WriteQueue {
 
   run<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject, deadline: performance.now() + this.#lockTimeoutMs });
+      this.#queue.push({
+        work,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        deadline: performance.now() + this.#lockTimeoutMs,
+        queuedIn: commits.hasSubscribers ? new AsyncResource('plant-store:queued-write') : undefined,
+      });
       // While a flush waits for the lock, new writes only join the queue: they commit after the
       // ones before them, in the order they came.
       if (!this.#scheduled) {
@@ -99,7 +108,9 @@ export class GroupCommit implements WriteQueue {
     this.#scheduleRest();
     let outcomes: Outcome[];
     try {
-      outcomes = commits.traceSync(() => this.#commit(batch), { store: 'sqlite', batchSize: batch.length });
+      outcomes = commits.hasSubscribers
+        ? commits.traceSync(() => this.#commit(batch), { store: 'sqlite', batchSize: batch.length, queuedIn: batch.map((pending) => pending.queuedIn) })
+        : this.#commit(batch);
     } catch (error) {
       // A savepoint or COMMIT itself failed: nothing in this batch is durable.
       if (this.#db.inTransaction) rollback.run();

@@ -1,0 +1,72 @@
+// Traces (OpenTelemetry): a span per request through @fastify/otel, spans of the store calls and
+// commits under it, sent over OTLP. Registered first, and only when tracing is on (app.ts).
+import { FastifyOtelInstrumentation } from '@fastify/otel';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { diag, DiagLogLevel, type DiagLogger, type Span } from '@opentelemetry/api';
+import { ATTR_URL_PATH, ATTR_URL_SCHEME } from '@opentelemetry/semantic-conventions';
+import type { TracesConfig } from '../../config.js';
+import { traceStore } from './store-spans.js';
+import { createTracerProvider } from './tracer-provider.js';
+
+/**
+ * Longest the close waits for the last spans to reach the collector: an unreachable one must not
+ * hold a shutdown (server.ts gives the whole close 10 seconds); past it those spans are dropped.
+ */
+export const FLUSH_LIMIT_MS = 2000;
+
+/** The request span, named and described as OpenTelemetry's HTTP conventions say, plus the request id. */
+function describeRequest(span: Span, request: FastifyRequest): void {
+  const route = request.routeOptions.url;
+  span.updateName(route === undefined ? request.method : `${request.method} ${route}`);
+  span.setAttributes({
+    // @fastify/otel records the whole URL here; the query (a cursor) is not part of the path.
+    [ATTR_URL_PATH]: request.url.split('?', 1)[0],
+    [ATTR_URL_SCHEME]: request.protocol,
+    'plant_store.request.id': request.id,
+  });
+}
+
+/** The SDK's own complaints (an export that failed, a bad OTEL_* value) go to the app's log as warnings. */
+function logDiagnostics(app: FastifyInstance): void {
+  const warn = (message: string, ...args: unknown[]) => app.log.warn({ details: args.map(String) }, `traces: ${message}`);
+  const logger: DiagLogger = { error: warn, warn, info: () => undefined, debug: () => undefined, verbose: () => undefined };
+  diag.setLogger(logger, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+}
+
+export default fp(
+  async function tracing(app: FastifyInstance, options: { traces: TracesConfig }) {
+    logDiagnostics(app);
+    const provider = createTracerProvider(options.traces);
+    const instrumentation = new FastifyOtelInstrumentation({
+      requestHook: describeRequest,
+      // The handler's span is otherwise named after the chain of plugins around it.
+      lifecycleHook: (span, { hookName, request }) => {
+        if (hookName === 'handler') span.updateName(`handler ${request.method} ${request.routeOptions.url ?? ''}`);
+      },
+      // A span for the request and one for its route handler (which also puts the handler's store calls
+      // in the request's context, whatever the body's arrival did to it); none per hook, which would
+      // be a dozen spans a request telling little.
+      instrumentHooks: false,
+      // An exception event carries the error's message and stack: a client's bad JSON could put its
+      // text there. The request span's status says the error (the message the client got).
+      recordExceptions: false,
+    });
+    instrumentation.setTracerProvider(provider);
+    await app.register(instrumentation.plugin());
+    const stopTracingStore = traceStore(provider.getTracer('plant-store'));
+
+    app.addHook('onClose', async () => {
+      stopTracingStore();
+      instrumentation.disable();
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), FLUSH_LIMIT_MS).unref()));
+      const flushed = provider.shutdown().then(() => 'flushed' as const, (error: unknown) => error);
+      const outcome = await Promise.race([flushed, limit]);
+      clearTimeout(timer);
+      if (outcome === 'late') app.log.warn({ limitMs: FLUSH_LIMIT_MS }, 'traces: the collector did not take the last spans in time; they are dropped');
+      else if (outcome !== 'flushed') app.log.warn({ err: outcome }, 'traces: the last spans could not be sent');
+    });
+  },
+  { name: 'tracing' },
+);
