@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Store } from '../store/plant-store.js';
 import { commits, storeCalls, type CommitContext, type StoreCallContext } from './channels.js';
+import { HotHistogram, type Series } from './hot-histogram.js';
 import { LATENCY_BUCKETS } from './request-metrics.js';
 
 /** When the call or commit began, kept on its own context object (one per call). */
@@ -39,15 +40,22 @@ export function measureStore(registry: Registry, store: Store): () => void {
 }
 
 function timeStoreCalls(registry: Registry): () => void {
-  const duration = new Histogram({
+  // A call per request or two, so the hot path's histogram (./hot-histogram.ts), not prom-client's.
+  const duration = new HotHistogram<'store' | 'operation' | 'outcome'>({
     name: 'plant_store_store_call_duration_seconds',
     help: 'Time of each call of a request on the store (findToken, listPlants, addPlant, deletePlant), by store, operation and outcome ("ok" or "error").',
     labelNames: ['store', 'operation', 'outcome'],
     buckets: LATENCY_BUCKETS,
-    registers: [registry],
+    registry,
   });
-  const observe = (context: Timed<StoreCallContext>) =>
-    duration.observe({ store: context.store, operation: context.operation, outcome: 'error' in context ? 'error' : 'ok' }, seconds(context));
+  const series = new Map<string, Series>();
+  const observe = (context: Timed<StoreCallContext>) => {
+    const outcome = 'error' in context ? 'error' : 'ok';
+    const key = `${context.store} ${context.operation} ${outcome}`;
+    let found = series.get(key);
+    if (found === undefined) series.set(key, (found = duration.series(context.store, context.operation, outcome)));
+    duration.observe(found, seconds(context));
+  };
   const handlers: Handlers<Timed<StoreCallContext>> = {
     start: begin,
     // `end` comes before a promise settles, unless the call threw at once: then it is the last event.
