@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import t, { type Test } from 'tap';
 import { fetchChecked } from '../helpers/app.js';
 import { freePort, logged, runCli, startServer, type RunningServer } from '../helpers/process.js';
+import { documentedMetrics, onStore } from '../helpers/operations-doc.js';
 import { parsePrometheusText, samplesOf, valueOf, type Exposition } from '../helpers/prometheus-text.js';
 import { freshStore, storeKind } from '../helpers/store-under-test.js';
 
@@ -97,6 +98,9 @@ t.test('a few requests of every kind, as /metrics counts and times them', async 
     t.equal(valueOf(metrics, 'plant_store_postgres_pool_errors_total'), 0);
     t.equal(samplesOf(metrics, 'plant_store_sqlite_commit_batch_size_count').length, 0, 'no SQLite metrics on PostgreSQL');
   }
+
+  // docs/operations.md lists what this store exports, each with its type (metrics-docs.test.ts checks the rest).
+  for (const [name, { type }] of documentedMetrics()) if (onStore(name, storeKind)) t.equal(metrics.types.get(name), type, `${name}: a ${type}, as documented`);
 
   // The process: CPU, memory, the event loop's delay, GC.
   for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_active_handles_total']) {
