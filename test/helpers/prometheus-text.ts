@@ -75,7 +75,7 @@ export function parsePrometheusText(text: string): Exposition {
       seen.add(key);
       samples.push(sample);
     } catch (error) {
-      throw new Error(`line ${index + 1} is not valid Prometheus text (${(error as Error).message}): ${line}`);
+      throw new Error(`line ${index + 1} is not valid Prometheus text (${(error as Error).message}): ${line}`, { cause: error });
     }
   }
   return { samples, types };
