@@ -21,6 +21,8 @@ export interface ServerSpec {
   instances?: number;
   /** Users besides the bench user who need a token (the realistic mix's). */
   users?: readonly string[];
+  /** Plant Store with Prometheus metrics on (METRICS_PORT on a free port of its own), for their cost. */
+  metrics?: boolean;
 }
 
 export interface ServerInstance {
@@ -89,15 +91,19 @@ interface Process extends ServerInstance {
   stop(): Promise<void>;
 }
 
-async function startProcess(entry: string, root: string, env: Record<string, string>, pin: readonly string[]): Promise<Process> {
+async function startProcess(entry: string, root: string, env: Record<string, string>, pin: readonly string[], metrics = false): Promise<Process> {
   const port = await freePort();
+  const metricsPort = metrics ? await freePort() : undefined;
   const [command, ...args] = [...pin, process.execPath, entry];
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...SERVER_ENV, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const portEnv = { PORT: String(port), ...(metricsPort !== undefined && { METRICS_PORT: String(metricsPort) }) };
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...SERVER_ENV, ...portEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   const exited = once(child, 'exit');
   await waitUntilListening(child, port, () => output);
+  // The metrics port opens right after the API's: waiting for it shows metrics are really on.
+  if (metricsPort !== undefined) await waitUntilListening(child, metricsPort, () => output);
   return {
     pid: child.pid!,
     url: `http://127.0.0.1:${port}`,
@@ -144,7 +150,7 @@ export async function startServer(spec: ServerSpec, root: string, workDir: strin
   };
   try {
     // One after the other: the first applies any migration, the next find them done.
-    for (let i = 0; i < (spec.instances ?? 1); i++) processes.push(await startProcess(ENTRY[spec.kind], root, data.env, pin));
+    for (let i = 0; i < (spec.instances ?? 1); i++) processes.push(await startProcess(ENTRY[spec.kind], root, data.env, pin, spec.metrics));
   } catch (error) {
     await stop();
     throw error;

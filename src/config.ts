@@ -8,6 +8,8 @@ export type { OidcConfig };
 export interface Config {
   port: number;
   host: string;
+  /** Port of the Prometheus /metrics server (on `host`, never the API's port); undefined: no metrics at all. */
+  metricsPort: number | undefined;
   databasePath: string;
   /** A postgres:// URL selects the PostgreSQL store; then databasePath is not used. */
   databaseUrl: string | undefined;
@@ -98,9 +100,11 @@ function oneOf(env: Env, name: string, fallback: string, allowed: string[]): str
 }
 
 export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     host: env.HOST || '127.0.0.1',
+    metricsPort: metricsPort(env, port),
     databasePath: env.DATABASE_PATH || './data/plants.db',
     databaseUrl: databaseUrl(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
@@ -118,6 +122,14 @@ export function loadConfig(env: Env = process.env): Config {
     traces: traces(env),
     ...timeouts(env),
   };
+}
+
+function metricsPort(env: Env, port: number): number | undefined {
+  if (env.METRICS_PORT === undefined || env.METRICS_PORT === '') return undefined;
+  const value = integer(env, 'METRICS_PORT', 0, 0, 65535);
+  // 0 asks the system for a free port each time, so two zeros never collide.
+  if (value !== 0 && value === port) throw new ConfigError(`METRICS_PORT must differ from PORT (${port}): metrics are never served on the API's port`);
+  return value;
 }
 
 function databaseUrl(env: Env): string | undefined {

@@ -21,6 +21,8 @@ export async function serve(): Promise<void> {
   app.log.info({ database: describeDatabase(config).text }, 'using the database');
   await printBootstrapToken(config, app.store);
   await app.listen({ port: config.port, host: config.host });
+  // Its own port, opened once the API listens and closed when the app closes (plugins/metrics.ts).
+  if (app.metrics) app.log.info({ url: await app.metrics.listen() }, 'serving metrics');
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -149,3 +149,19 @@ t.test('traces: a bad endpoint or protocol stops start-up, naming the variable (
     t.match(error.message, message);
   }
 });
+
+t.test('METRICS_PORT: off unless set, never the API port', async (t) => {
+  t.equal(loadConfig({}).metricsPort, undefined, 'off by default');
+  t.equal(loadConfig({ METRICS_PORT: '' }).metricsPort, undefined, 'empty is unset');
+  t.equal(loadConfig({ METRICS_PORT: '9464' }).metricsPort, 9464);
+  t.equal(loadConfig({ METRICS_PORT: '0', PORT: '0' }).metricsPort, 0, 'both 0: the system picks two free ports');
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ METRICS_PORT: '3000' }, /^METRICS_PORT must differ from PORT \(3000\): metrics are never served on the API's port$/],
+    [{ METRICS_PORT: '8080', PORT: '8080' }, /^METRICS_PORT must differ from PORT \(8080\)/],
+    [{ METRICS_PORT: '65536' }, /^METRICS_PORT must be a whole number from 0 to 65535, not "65536"$/],
+    [{ METRICS_PORT: '-1' }, /^METRICS_PORT must be a whole number/],
+    [{ METRICS_PORT: '9464x' }, /^METRICS_PORT must be a whole number/],
+    [{ METRICS_PORT: 'on' }, /^METRICS_PORT must be a whole number/],
+  ];
+  for (const [env, message] of cases) t.throws(() => loadConfig(env), { constructor: ConfigError, message }, JSON.stringify(env));
+});

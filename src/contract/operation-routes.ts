@@ -42,7 +42,8 @@ export default async function operationRoutes(app: FastifyInstance, options: Ope
   const ids = Object.keys(operations) as OperationId[];
   const problems = mismatches(ids, Object.keys(options.handlers));
   if (problems.length > 0) throw new Error(`the routes do not match openapi.yaml: ${problems.join('; ')}`);
-  const route = (scope: FastifyInstance, id: OperationId) => scope.route({ ...operation(id), handler: options.handlers[id]! });
+  // The operationId rides in the route's config: metrics label requests by it (src/plugins/metrics.ts).
+  const route = (scope: FastifyInstance, id: OperationId) => scope.route({ ...operation(id), config: { operationId: id }, handler: options.handlers[id]! });
 
   await app.register(async function openOperations(scope) {
     await options.open?.(scope);

@@ -1,0 +1,122 @@
+// The store seen from outside: each call's time and outcome, SQLite's group commits, PostgreSQL's pool.
+import { performance } from 'node:perf_hooks';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type pg from 'pg';
+import { PostgresStore } from '../store/postgres/postgres-store.js';
+import type { Store } from '../store/plant-store.js';
+import { commits, storeCalls, type CommitContext, type StoreCallContext } from './channels.js';
+import { HotHistogram, type Series } from './hot-histogram.js';
+import { LATENCY_BUCKETS } from './request-metrics.js';
+
+/** When the call or commit began, kept on its own context object (one per call). */
+const STARTED = Symbol('started');
+type Timed<T> = T & { [STARTED]?: number; error?: unknown };
+
+const begin = (context: Timed<object>) => void (context[STARTED] = performance.now());
+/** Every call and commit publishes `start` first; were it missed (a subscription made mid-call), 0. */
+const seconds = (context: Timed<object>) => {
+  const now = performance.now();
+  return (now - (context[STARTED] ?? now)) / 1000;
+};
+
+/** A tracing channel's five events; an unused one is a no-op. */
+interface Handlers<T> {
+  start(context: T): void;
+  end(context: T): void;
+  asyncStart(context: T): void;
+  asyncEnd(context: T): void;
+  error(context: T): void;
+}
+const nothing = () => undefined;
+
+/** Subscribes; returns what unsubscribes. */
+export function measureStore(registry: Registry, store: Store): () => void {
+  const stops = [timeStoreCalls(registry)];
+  if (store.kind === 'sqlite') stops.push(measureCommits(registry));
+  if (store instanceof PostgresStore) stops.push(measurePool(registry, store.pool));
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
+function timeStoreCalls(registry: Registry): () => void {
+  // A call per request or two, so the hot path's histogram (./hot-histogram.ts), not prom-client's.
+  const duration = new HotHistogram<'store' | 'operation' | 'outcome'>({
+    name: 'plant_store_store_call_duration_seconds',
+    help: 'Time of each call of a request on the store (findToken, listPlants, addPlant, deletePlant), by store, operation and outcome ("ok" or "error").',
+    labelNames: ['store', 'operation', 'outcome'],
+    buckets: LATENCY_BUCKETS,
+    registry,
+  });
+  const series = new Map<string, Series>();
+  const observe = (context: Timed<StoreCallContext>) => {
+    const outcome = 'error' in context ? 'error' : 'ok';
+    const key = `${context.store} ${context.operation} ${outcome}`;
+    let found = series.get(key);
+    if (found === undefined) series.set(key, (found = duration.series(context.store, context.operation, outcome)));
+    duration.observe(found, seconds(context));
+  };
+  const handlers: Handlers<Timed<StoreCallContext>> = {
+    start: begin,
+    // `end` comes before a promise settles, unless the call threw at once: then it is the last event.
+    end: (context) => {
+      if ('error' in context) observe(context);
+    },
+    asyncStart: nothing,
+    asyncEnd: observe,
+    error: nothing,
+  };
+  storeCalls.subscribe(handlers);
+  return () => {
+    storeCalls.unsubscribe(handlers);
+  };
+}
+
+function measureCommits(registry: Registry): () => void {
+  const registers = [registry];
+  const batchSize = new Histogram({ name: 'plant_store_sqlite_commit_batch_size', help: 'Writes that shared one SQLite group commit (and its fsync).', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000], registers });
+  const duration = new Histogram({ name: 'plant_store_sqlite_commit_duration_seconds', help: "Time of each SQLite group commit: the batch's writes, COMMIT and its fsync (the event loop waits for it).", buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers });
+  const failed = new Counter({ name: 'plant_store_sqlite_commit_failures_total', help: 'SQLite group commits that failed: none of their writes was kept, each answered with an error.', registers });
+  failed.inc(0);
+  const handlers: Handlers<Timed<CommitContext>> = {
+    start: begin,
+    end: (context) => {
+      batchSize.observe(context.batchSize);
+      duration.observe(seconds(context));
+      if ('error' in context) failed.inc();
+    },
+    asyncStart: nothing,
+    asyncEnd: nothing,
+    error: nothing,
+  };
+  commits.subscribe(handlers);
+  return () => {
+    commits.unsubscribe(handlers);
+  };
+}
+
+/** Gauges read from the pool at scrape time: nothing is done per request. */
+function measurePool(registry: Registry, pool: pg.Pool): () => void {
+  const registers = [registry];
+  new Gauge({
+    name: 'plant_store_postgres_pool_connections',
+    help: 'Open PostgreSQL connections of this instance: "in_use" (running a statement) or "idle".',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+    },
+  });
+  new Gauge({ name: 'plant_store_postgres_pool_max', help: 'Most connections the pool opens (DATABASE_POOL_SIZE).', registers, collect() {
+    this.set(pool.options.max);
+  } });
+  new Gauge({ name: 'plant_store_postgres_pool_waiting', help: 'Queries waiting for a free PostgreSQL connection (the pool is at its size).', registers, collect() {
+    this.set(pool.waitingCount);
+  } });
+  const errors = new Counter({ name: 'plant_store_postgres_pool_errors_total', help: 'Errors of idle PostgreSQL connections (the server closed or lost one); the pool opens a new one on next use.', registers });
+  errors.inc(0);
+  const onError = () => errors.inc();
+  pool.on('error', onError);
+  return () => void pool.off('error', onError);
+}

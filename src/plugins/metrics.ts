@@ -1,0 +1,53 @@
+// Prometheus metrics, only when METRICS_PORT is set: one observation per answered request, the
+// channel subscriptions of src/observability, and a server of its own for /metrics (never the API's port).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { OperationId } from '../../generated/schemas.js';
+import { ServiceMetrics } from '../observability/metrics.js';
+import { close, listen, metricsServer } from '../observability/metrics-server.js';
+import { UNMATCHED } from '../observability/request-metrics.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Present only when METRICS_PORT is set. */
+    metrics?: MetricsEndpoint;
+  }
+  interface FastifyContextConfig {
+    /** The operation of openapi.yaml a route serves (src/contract/operation-routes.ts). */
+    operationId?: OperationId;
+  }
+}
+
+export interface MetricsEndpoint {
+  readonly service: ServiceMetrics;
+  /** Opens the metrics port (src/server.ts does, once the API listens); resolves with the URL of /metrics. */
+  listen(): Promise<string>;
+}
+
+export default fp(
+  async function metrics(app: FastifyInstance, options: { port: number | undefined; host: string }) {
+    const port = options.port;
+    if (port === undefined) return; // off: no hook, no subscription, no port
+    const service = new ServiceMetrics(app.store);
+    const server = metricsServer(service.registry, (error) => app.log.error({ err: error }, 'collecting the metrics failed'));
+    app.decorate('metrics', { service, listen: () => listen(server, port, options.host) });
+
+    const requests = service.requests;
+    // A callback hook, not an async one: it runs on every response. elapsedTime is Fastify's own
+    // clock (taken at routing and at the response's end anyway): timing costs nothing more.
+    app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      const route = request.routeOptions;
+      // Contract operations by operationId, other routes (Swagger UI's files, CORS preflight) by their
+      // pattern, and everything unmatched under one value: no label ever holds a raw URL.
+      const operation = route.config.operationId ?? route.url ?? UNMATCHED;
+      requests.observe(operation, request.method, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+    // After the API has stopped taking requests, so the last scrapes still see the shutdown.
+    app.addHook('onClose', async () => {
+      service.stop();
+      await close(server);
+    });
+  },
+  { name: 'metrics', dependencies: ['store'] },
+);
