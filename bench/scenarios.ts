@@ -12,7 +12,7 @@ const FIRST_PAGE = '/plants?limit=20';
 /** What the servers do per request, said once for the scenarios that share it. */
 const DOES = {
   plantStoreAuth:
-    'parses and routes the request (requests on one connection answered in order; a request id); authenticates the token (SHA-256, then its owner through the store: on SQLite from its token cache, after one `PRAGMA data_version` read that notices commits by other connections); validates the query against the contract',
+    'parses and routes the request (requests on one connection answered in order; a request id); authenticates the token (SHA-256, then its owner through the store: on SQLite from its token cache, in the read batch of its turn of the event loop, whose one read transaction and one `PRAGMA data_version` look, for commits by other connections, serve every request that arrived in that turn); validates the query against the contract',
   plantStoreAnswer: 'picks the representation from Accept (none here: the Plant array); adds the Link, Vary, X-Request-Id and API security headers',
   expressPeer:
     'express-openapi-validator checks the request against openapi.yaml; SHA-256 of the token and a SQLite lookup of its hash; a SQLite query of 21 rows; `JSON.stringify`; the response checked against openapi.yaml',
@@ -75,7 +75,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       does: {
         'ceiling-pages': `bare Fastify decodes the cursor with Plant Store's codec, takes the 20 plants after it from an in-memory array of the user's ${PLANTS_PER_USER.toLocaleString('en')}, serializes them through the same response schema (fast-json-stringify) and builds the next Link: the same body and Link as Plant Store's; no auth, validation or database`,
         'express-peer': DOES.expressPeer.replace('a SQLite query', 'the cursor decoded; a SQLite query'),
-        'plant-store': `${DOES.plantStoreAuth}; decodes the cursor; asks SQLite for 21 rows (one more tells whether more follow) and turns 20 into the page's JSON text (src/pagination/page.ts, the same code as for cached pages); ${DOES.plantStoreAnswer}`,
+        'plant-store': `${DOES.plantStoreAuth}; decodes the cursor; asks SQLite for 21 rows in the next read batch (one more tells whether more follow) and turns 20 into the page's JSON text (src/pagination/page.ts, the same code as for cached pages); ${DOES.plantStoreAnswer}`,
       },
       ours: 'plant-store',
       targets: [{ kind: 'ratio', of: 'plant-store', to: 'ceiling-pages', atLeast: 0.35 }],

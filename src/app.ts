@@ -9,7 +9,6 @@ import errorHandler from './plugins/error-handler.js';
 import { headLikeGet } from './plugins/head-like-get.js';
 import inOrder from './plugins/in-order.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
-import metrics from './plugins/metrics.js';
 import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
 import requestId, { requestIdOf } from './plugins/request-id.js';
@@ -71,7 +70,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
   await app.register(sharedLimits, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
-  await app.register(metrics, { port: config.metricsPort, host: config.host });
+  // Imported only when on, like tracing: prom-client (and the OpenTelemetry API it loads) stays out of a process without metrics.
+  if (config.metricsPort !== undefined) {
+    await app.register((await import('./plugins/metrics.js')).default, { port: config.metricsPort, host: config.host });
+  }
 
   const served = servedContract(config.oidc);
   // Each operation goes to the open scope or the protected one as openapi.yaml's `security` says.
