@@ -2,7 +2,7 @@
 // (never a downloaded browser), a fresh profile per test, and a watch on everything the page does.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Page, type Response } from 'playwright-core';
+import { chromium, type Locator, type Page, type Response } from 'playwright-core';
 import type { Test } from 'tap';
 import { tempDir } from './app.js';
 import { checkResponse } from './contract.js';
@@ -68,4 +68,11 @@ async function checkAnswer(response: Response, api: string, contract: string[]):
 /** URLs that went anywhere but `origins` (data: URLs never leave the page). */
 export function offsite(seen: Watch, origins: string[]): string[] {
   return seen.requests.map((request) => request.url).filter((url) => !url.startsWith('data:') && !origins.some((origin) => url.startsWith(`${origin}/`)));
+}
+
+/** The status Swagger UI shows for an operation's last "Try it out" call, once it shows one. */
+export async function liveStatus(operation: Locator): Promise<string> {
+  const status = operation.locator('.live-responses-table tbody .response-col_status').first();
+  await status.waitFor(WAIT);
+  return (await status.innerText()).trim();
 }

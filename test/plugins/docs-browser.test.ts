@@ -7,7 +7,7 @@ import type { Locator } from 'playwright-core';
 import t from 'tap';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 import { listen } from '../helpers/checked-fetch.js';
-import { offsite, openPage, skipReason, WAIT, watch } from '../helpers/chromium.js';
+import { liveStatus, offsite, openPage, skipReason, WAIT, watch } from '../helpers/chromium.js';
 import { projectRoot } from '../helpers/paths.js';
 import { DOCS_TITLE } from '../../src/plugins/docs-brand.js';
 
@@ -119,12 +119,6 @@ if (skip !== undefined) {
     t.same(seen.problems, [], 'no CSP violation, console error, page error or failed request');
     t.same(seen.contract, [], 'every API answer the browser got follows openapi.yaml');
   });
-}
-
-async function liveStatus(operation: Locator): Promise<string> {
-  const status = operation.locator('.live-responses-table tbody .response-col_status').first();
-  await status.waitFor(WAIT);
-  return (await status.innerText()).trim();
 }
 
 async function liveBody(operation: Locator): Promise<string> {

@@ -2,11 +2,10 @@
 // popup (authorization code + PKCE) -> back with a JWT access token -> "Try it out" creates a plant for oidc:<user>.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator } from 'playwright-core';
 import t from 'tap';
 import { buildTestApp } from '../../helpers/app.js';
 import { listen } from '../../helpers/checked-fetch.js';
-import { offsite, openPage, skipReason, WAIT, watch } from '../../helpers/chromium.js';
+import { liveStatus, offsite, openPage, skipReason, WAIT, watch } from '../../helpers/chromium.js';
 import { DOCS_CLIENT, oidcSettings, startProvider } from '../../helpers/oidc-provider.js';
 import { projectRoot } from '../../helpers/paths.js';
 import { DOCS_REDIRECT_PATH } from '../../../src/auth/oidc/docs-sign-in.js';
@@ -70,10 +69,4 @@ if (skip !== undefined) {
     t.same(seen.problems, [], 'no CSP violation, console error, page error or failed request');
     t.same(seen.contract, [], 'every API answer the browser got follows openapi.yaml');
   });
-}
-
-async function liveStatus(operation: Locator): Promise<string> {
-  const status = operation.locator('.live-responses-table tbody .response-col_status').first();
-  await status.waitFor(WAIT);
-  return (await status.innerText()).trim();
 }
