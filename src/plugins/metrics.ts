@@ -1,5 +1,6 @@
-// Prometheus metrics, only when METRICS_PORT is set: one observation per answered request, the
-// channel subscriptions of src/observability, and a server of its own for /metrics (never the API's port).
+// Prometheus metrics, registered only when METRICS_PORT is set (app.ts imports this file only then):
+// one observation per answered request, the channel subscriptions of src/observability, and a server
+// of its own for /metrics (never the API's port).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OperationId } from '../../generated/schemas.js';
@@ -25,9 +26,8 @@ export interface MetricsEndpoint {
 }
 
 export default fp(
-  async function metrics(app: FastifyInstance, options: { port: number | undefined; host: string }) {
+  async function metrics(app: FastifyInstance, options: { port: number; host: string }) {
     const port = options.port;
-    if (port === undefined) return; // off: no hook, no subscription, no port
     const service = new ServiceMetrics(app.store);
     const server = metricsServer(service.registry, (error) => app.log.error({ err: error }, 'collecting the metrics failed'));
     app.decorate('metrics', { service, listen: () => listen(server, port, options.host) });

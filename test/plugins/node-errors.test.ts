@@ -4,25 +4,13 @@ import { connect } from 'node:net';
 import t from 'tap';
 import { API_SECURITY_HEADERS } from '../../src/plugins/security-headers.js';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
+import { parseAnswers, type Answer } from '../helpers/pipeline.js';
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-function parse(text: string): RawAnswer | undefined {
-  const end = text.indexOf('\r\n\r\n');
-  if (end === -1) return undefined;
-  const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-  const body = text.slice(end + 4);
-  if (Buffer.byteLength(body) < Number(headers['content-length'] ?? 0)) return undefined;
-  return { status: Number(statusLine.split(' ')[1]), headers, body };
-}
+/** The first whole answer in `text`, if it has come. */
+const parse = (text: string): Answer | undefined => parseAnswers(text)[0];
 
 /** Sends raw bytes over a real socket and reads the first whole answer, or what came before the server closed. */
-function raw(port: number, bytes: string): Promise<RawAnswer> {
+function raw(port: number, bytes: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let text = '';
@@ -46,7 +34,7 @@ async function listening(t: Parameters<typeof buildTestApp>[0]) {
   return { app, token, port: (app.server.address() as { port: number }).port, expected: API_SECURITY_HEADERS };
 }
 
-function checkErrorAnswer(t: Parameters<typeof buildTestApp>[0], what: string, answer: RawAnswer, status: number, expected: Record<string, string>, message: RegExp) {
+function checkErrorAnswer(t: Parameters<typeof buildTestApp>[0], what: string, answer: Answer, status: number, expected: Record<string, string>, message: RegExp) {
   t.equal(answer.status, status, `${what}: ${status}`);
   t.match(answer.headers['content-type'], /^application\/json/, `${what}: JSON`);
   const body = JSON.parse(answer.body) as Record<string, unknown>;
