@@ -117,7 +117,7 @@ per-round ratios. Server CPU comes from \`/proc/<pid>/stat\` (1 = 100% = one cor
 
 ## The servers
 
-- **plant-store**: this project, \`node dist/src/server.js\` after the build, with \`${env}\` and
+- **plant-store**: this project as \`npm start\` runs it, \`${run.startCommand ?? 'node dist/src/server.js'}\` after the build, with \`${env}\` and
   \`DATABASE_PATH\` on its own copy of the generated data. Writes are durable before they are acknowledged:
   WAL, \`synchronous=FULL\`, group commit.
 - **ceiling** (\`bench/servers/ceiling-app.ts\`): bare Fastify answering each call with a constant of the right shape,

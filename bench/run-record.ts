@@ -17,6 +17,8 @@ export interface RunRecord {
   options: Options;
   machine: Machine & { loadAfter: number[] };
   pinning: string;
+  /** How Plant Store was started: `npm start`'s command (absent in older records, which ran `node dist/src/server.js`). */
+  startCommand?: string;
   /** VmHWM was reset for every server once it was up (false or absent in older records: peaks may include start-up). */
   peakRssReset?: boolean;
   durationSeconds: number;

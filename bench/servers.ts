@@ -8,6 +8,7 @@ import { BENCH_USER } from './bench-user.js';
 import { seedPlants, workingCopy, type DataSet } from './data.js';
 import type { Seed } from './load/seeds.js';
 import { seedPostgresPlants, type PostgresData } from './postgres-data.js';
+import { startFlags } from './start-flags.js';
 
 export type ServerKind = 'ceiling' | 'ceiling-pages' | 'express-peer' | 'plant-store' | 'plant-store-per-request-normal' | 'plant-store-postgres';
 
@@ -52,6 +53,9 @@ const ENTRY: Record<ServerKind, string> = {
   'plant-store-postgres': 'dist/src/server.js',
 };
 
+/** Plant Store in every form runs with the Node.js flags of `npm start`; the references with none. */
+const PLANT_STORE_KINDS: ReadonlySet<ServerKind> = new Set(['plant-store', 'plant-store-per-request-normal', 'plant-store-postgres']);
+
 export const SERVER_ENV = {
   HOST: '127.0.0.1',
   NODE_ENV: 'production',
@@ -91,10 +95,11 @@ interface Process extends ServerInstance {
   stop(): Promise<void>;
 }
 
-async function startProcess(entry: string, root: string, env: Record<string, string>, pin: readonly string[], metrics = false): Promise<Process> {
+async function startProcess(kind: ServerKind, root: string, env: Record<string, string>, pin: readonly string[], metrics = false): Promise<Process> {
   const port = await freePort();
   const metricsPort = metrics ? await freePort() : undefined;
-  const [command, ...args] = [...pin, process.execPath, entry];
+  const nodeFlags = PLANT_STORE_KINDS.has(kind) ? startFlags(root) : [];
+  const [command, ...args] = [...pin, process.execPath, ...nodeFlags, ENTRY[kind]];
   const portEnv = { PORT: String(port), ...(metricsPort !== undefined && { METRICS_PORT: String(metricsPort) }) };
   const child = spawn(command, args, { cwd: root, env: { ...process.env, ...SERVER_ENV, ...portEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -150,7 +155,7 @@ export async function startServer(spec: ServerSpec, root: string, workDir: strin
   };
   try {
     // One after the other: the first applies any migration, the next find them done.
-    for (let i = 0; i < (spec.instances ?? 1); i++) processes.push(await startProcess(ENTRY[spec.kind], root, data.env, pin, spec.metrics));
+    for (let i = 0; i < (spec.instances ?? 1); i++) processes.push(await startProcess(spec.kind, root, data.env, pin, spec.metrics));
   } catch (error) {
     await stop();
     throw error;

@@ -1,4 +1,4 @@
-// The comparison variant: Plant Store as `node dist/src/server.js` runs it, the same app, routes
+// The comparison variant: Plant Store as `npm start` runs it, the same app, routes
 // and store, except that every write commits on its own with synchronous=NORMAL.
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';

@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type pg from 'pg';
-import { PostgresStore } from '../store/postgres/postgres-store.js';
+import type { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Store } from '../store/plant-store.js';
 import { commits, storeCalls, type CommitContext, type StoreCallContext } from './channels.js';
 import { HotHistogram, type Series } from './hot-histogram.js';
@@ -29,11 +29,16 @@ interface Handlers<T> {
 }
 const nothing = () => undefined;
 
+/** By kind, not instanceof: a value import of the PostgreSQL store would load pg into every SQLite server. */
+function isPostgres(store: Store): store is PostgresStore {
+  return store.kind === 'postgres';
+}
+
 /** Subscribes; returns what unsubscribes. */
 export function measureStore(registry: Registry, store: Store): () => void {
   const stops = [timeStoreCalls(registry)];
   if (store.kind === 'sqlite') stops.push(measureCommits(registry));
-  if (store instanceof PostgresStore) stops.push(measurePool(registry, store.pool));
+  if (isPostgres(store)) stops.push(measurePool(registry, store.pool));
   return () => {
     for (const stop of stops) stop();
   };

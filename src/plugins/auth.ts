@@ -10,7 +10,7 @@ import { SharedFailureLimiter, type FailureLimit } from '../auth/shared-failure-
 import { authFailures, rateLimited } from '../observability/channels.js';
 import { InvalidAccessToken, InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
 import type { OidcConfig } from '../auth/oidc/oidc-config.js';
-import { ProviderTokens, looksLikeJwt } from '../auth/oidc/provider-tokens.js';
+import type { ProviderTokens } from '../auth/oidc/provider-tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,7 +38,14 @@ export default fp(
     const failures: FailureLimit = app.limitWindows
       ? new SharedFailureLimiter(options.authFailuresPerMinute, app.limitWindows)
       : new FailureLimiter(options.authFailuresPerMinute);
-    const providerTokens = options.oidc === undefined ? undefined : new ProviderTokens(options.oidc, app.log);
+    // jose (about 15 MB) is imported only when an identity provider is configured.
+    let providerTokens: ProviderTokens | undefined;
+    let looksLikeJwt = (_text: string) => false;
+    if (options.oidc !== undefined) {
+      const oidc = await import('../auth/oidc/provider-tokens.js');
+      providerTokens = new oidc.ProviderTokens(options.oidc, app.log);
+      looksLikeJwt = oidc.looksLikeJwt;
+    }
     app.decorateRequest('user', '');
     app.decorateRequest('tokenId', 0);
     app.decorateRequest('accessTokenProblem', '');

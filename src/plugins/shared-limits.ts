@@ -2,9 +2,7 @@
 // without it, app.limitWindows is undefined and each instance counts in its own memory.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { connectOrCarryOn, redisClient } from '../limits/redis-connection.js';
-import { RedisWindows } from '../limits/redis-windows.js';
-import { StoreOutage } from '../limits/store-outage.js';
+import type { RedisWindows } from '../limits/redis-windows.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +14,12 @@ declare module 'fastify' {
 export default fp(
   async function sharedLimits(app: FastifyInstance, options: { redisUrl: string | undefined; keyPrefix: string }) {
     if (options.redisUrl === undefined) return void app.decorate('limitWindows', undefined);
+    // Imported only when used: ioredis alone adds about 25 MB to a process.
+    const [{ connectOrCarryOn, redisClient }, { RedisWindows }, { StoreOutage }] = await Promise.all([
+      import('../limits/redis-connection.js'),
+      import('../limits/redis-windows.js'),
+      import('../limits/store-outage.js'),
+    ]);
     const outage = new StoreOutage(app.log);
     const client = redisClient(options.redisUrl, outage);
     app.decorate('limitWindows', new RedisWindows(client, options.keyPrefix, outage));
