@@ -17,7 +17,7 @@ import { resetPeakRss } from './proc-stats.js';
 import { textSummary, writeDocs } from './report.js';
 import type { RunRecord } from './run-record.js';
 import type { Scenario } from './scenario.js';
-import { startFlags } from './start-flags.js';
+import { startScript } from './start-flags.js';
 import { scenarios as allScenarios } from './scenarios.js';
 import { startServer, type RunningServer } from './servers.js';
 import { summarize, type ScenarioSummary } from './summarize.js';
@@ -185,7 +185,7 @@ async function main(): Promise<void> {
     options,
     machine: { ...machine, loadAfter: loadavg().map((value) => Math.round(value * 100) / 100) },
     pinning: pin.note,
-    startCommand: ['node', ...startFlags(root), 'dist/src/server.js'].join(' '),
+    startCommand: startScript(root),
     peakRssReset,
     durationSeconds: Math.round((Date.now() - started) / 1000),
     summaries,

@@ -10,6 +10,6 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     const { PostgresStore } = await import('./postgres/postgres-store.js');
     return PostgresStore.open({ url: config.databaseUrl, poolSize: config.databasePoolSize ?? 10, timeoutMs: config.databaseTimeoutMs ?? 5000 });
   }
-  const [{ SqliteStore }, { GroupCommit }] = await Promise.all([import('./sqlite/sqlite-store.js'), import('./sqlite/group-commit.js')]);
-  return new SqliteStore(config.databasePath, { writes: (db) => new GroupCommit(db, { lockTimeoutMs: config.writeLockTimeoutMs }) });
+  const { SqliteStore } = await import('./sqlite/sqlite-store.js');
+  return new SqliteStore(config.databasePath, { lockTimeoutMs: config.writeLockTimeoutMs });
 }

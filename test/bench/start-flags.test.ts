@@ -2,12 +2,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { startFlags } from '../../bench/start-flags.js';
+import { startFlags, startScript } from '../../bench/start-flags.js';
 import { projectRoot } from '../helpers/paths.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 t.test("the flags are npm start's own", async (t) => {
   const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  t.equal(startScript(projectRoot), scripts.start, 'the script as package.json has it');
   const flags = startFlags(projectRoot);
   t.ok(flags.length > 0 && flags.every((flag) => flag.startsWith('--')), `flags: ${flags.join(' ')}`);
   t.equal(['node', ...flags, 'dist/src/server.js'].join(' '), scripts.start, 'together they are the start script');

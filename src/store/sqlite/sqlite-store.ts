@@ -26,10 +26,12 @@ function prepare(db: SqliteDatabase) {
 
 export interface SqliteStoreOptions {
   /**
-   * How writes commit: group commit by default (open-store.ts gives it the configured lock timeout).
+   * How writes commit: group commit by default, waiting for the lock up to `lockTimeoutMs`.
    * The benchmark passes another, one commit per request, to measure what group commit is worth.
    */
   writes?: (db: SqliteDatabase) => WriteQueue;
+  /** Longest a group-committed write waits for the write lock (WRITE_LOCK_TIMEOUT_MS); GroupCommit's default when absent. */
+  lockTimeoutMs?: number | undefined;
   /** How token uses are batched (tests shorten the wait). */
   tokenUses?: Omit<TokenUsesOptions, 'now'>;
 }
@@ -47,7 +49,7 @@ export class SqliteStore implements Store {
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path);
     this.#sql = prepare(this.db);
-    this.writes = options.writes?.(this.db) ?? new GroupCommit(this.db);
+    this.writes = options.writes?.(this.db) ?? new GroupCommit(this.db, { lockTimeoutMs: options.lockTimeoutMs });
     this.reads = new CachedReads(this.db);
     this.readBatch = new ReadBatch(this.db, this.reads);
     // One transaction per batch, through the write queue: it shares a commit with the plant writes of the moment.
