@@ -7,5 +7,5 @@ import { besideThisModule } from '../../src/store/sqlite/writer-thread.js';
 import { serve } from './serve.js';
 
 const config = loadConfig();
-const store = new SqliteStore(config.databasePath, { writer: besideThisModule('per-request-writer', import.meta.url) });
+const store = await SqliteStore.open(config.databasePath, { writer: besideThisModule('per-request-writer', import.meta.url) });
 await serve(await buildApp(config, { store }), config.port, config.host);

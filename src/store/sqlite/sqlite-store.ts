@@ -42,6 +42,19 @@ export class SqliteStore implements Store {
   readonly tokenUses: TokenUses;
   #closing: Promise<void> | undefined;
 
+  /** Opens the store and waits for its writer thread to open the file too, so that start-up fails if it cannot. */
+  static async open(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+    const store = new SqliteStore(path, options);
+    try {
+      await store.writes.started;
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  /** Writes made before the writer thread has started wait for it (`open` waits for it). */
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path);
     this.#sql = prepare(this.db);

@@ -4,7 +4,7 @@
 // before its answer arrives here, so the caches learn of it only with the answer.
 import { AsyncResource } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
-import { DatabaseBusy, retryLater } from '../../errors.js';
+import { DatabaseBusy, DatabaseUnavailable, retryLater } from '../../errors.js';
 import { commits } from '../../observability/channels.js';
 import type { WriteOp, WriteResults } from './write-ops.js';
 import type { SentError, WriteBatch, WriteReplies, WriterData } from './writer.js';
@@ -61,10 +61,23 @@ export class WriterThread {
     this.#lost = lost;
     this.#worker = new Worker(entry, { workerData: data satisfies WriterData });
     this.#worker.unref(); // referenced only while writes are in flight (#ref)
-    this.#worker.on('message', (replies: WriteReplies) => this.#answer(replies));
-    this.#worker.on('error', (error) => this.#stop(error));
-    this.#worker.on('exit', (code) => this.#stop(new Error(`the SQLite writer thread exited (code ${code})`)));
+    this.started = new Promise((resolve, reject) => {
+      this.#worker.on('message', (message: WriteReplies | 'ready') => (message === 'ready' ? resolve() : this.#answer(message)));
+      this.#worker.on('error', (error) => {
+        reject(error);
+        this.#stop(error);
+      });
+      this.#worker.on('exit', (code) => {
+        const error = new Error(`the SQLite writer thread exited (code ${code})`);
+        reject(error);
+        this.#stop(error);
+      });
+    });
+    this.started.catch(() => undefined); // a write made meanwhile reports the failure; whoever awaits this does too
   }
+
+  /** Settles once the writer has opened the file: writes made before wait for it. */
+  readonly started: Promise<void>;
 
   run<K extends WriteOp['kind']>(op: Extract<WriteOp, { kind: K }>): Promise<WriteResults[K]> {
     return new Promise((resolve, reject) => {
@@ -143,8 +156,10 @@ export class WriterThread {
     this.#drained?.();
   }
 
-  #stop(error: Error): void {
+  /** The writer is gone: every write, in flight or later, is refused with 503 (the store is not ready either). */
+  #stop(cause: Error): void {
     if (this.#stopped !== undefined) return;
+    const error = new DatabaseUnavailable({ cause });
     this.#stopped = error;
     if (this.#closing === undefined) this.#lost();
     for (const [, pending] of this.#pending) {

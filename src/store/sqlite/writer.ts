@@ -92,6 +92,7 @@ export function serveWrites(makeQueue: MakeWriteQueue): void {
     },
   };
   const queue = makeQueue(db, hooks, data);
+  port.postMessage('ready');
 
   port.on('message', (message: WriteBatch | 'close') => {
     if (message === 'close') {

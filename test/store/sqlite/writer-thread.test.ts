@@ -99,9 +99,11 @@ t.test('a writer that stops: its write is refused, every later one too, and the 
   t.ok(await store.isReady(), 'ready while the writer runs');
   await store.forRequest().listPlants('alice', undefined, 10);
   t.ok(store.reads.pages.get('alice', 10), 'a cached page');
-  await t.rejects(store.addPlant('alice', { id: 1n, name: 'a' }), /writer thread exited \(code 3\)/);
+  const refused = await store.addPlant('alice', { id: 1n, name: 'a' }).catch((error: unknown) => error as Error & { statusCode?: number; code?: string });
+  t.match(refused, { statusCode: 503, code: 'PLANT_STORE_DATABASE_UNAVAILABLE' });
+  t.match(String((refused as { cause?: unknown }).cause), /writer thread exited \(code 3\)/, 'the cause says why');
   t.notOk(store.reads.pages.get('alice', 10), 'the caches were dropped: the write may have committed');
-  await t.rejects(store.deletePlant('alice', 1n), /writer thread exited/);
+  t.match(await store.deletePlant('alice', 1n).catch((error: unknown) => error), { statusCode: 503 }, 'and every later one');
   t.notOk(await store.isReady(), 'not ready: /readyz answers 503 and the instance can be replaced');
   t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), [], 'reads still work');
 });
@@ -115,4 +117,13 @@ t.test('closing waits for the writes on their way, then ends the writer thread',
   const db = new Database(path, { readonly: true });
   t.equal(db.prepare('SELECT count(*) FROM plants').pluck().get(), 20);
   db.close();
+});
+
+t.test('opening waits for the writer thread, and fails when it cannot start', async (t) => {
+  const path = join(tempDir(t), 'plants.db');
+  const store = await SqliteStore.open(path);
+  t.teardown(() => store.close());
+  await t.resolves(store.writes.started, 'started by the time open resolves');
+  const missing = pathToFileURL(join(projectRoot, 'test', 'helpers', 'no-such-writer.ts'));
+  await t.rejects(SqliteStore.open(join(tempDir(t), 'other.db'), { writer: missing }), /no-such-writer/);
 });
