@@ -40,6 +40,8 @@ function rebuild(sent: SentError): Error {
 export class WriterThread {
   /** Transactions the writer has committed; tests read it to see writes share one. */
   commits = 0;
+  /** Settles once the writer has opened the file: writes made before wait for it. */
+  readonly started: Promise<void>;
   readonly #worker: Worker;
   readonly #written: WriterThreadOptions['written'];
   readonly #lost: WriterThreadOptions['lost'];
@@ -60,7 +62,7 @@ export class WriterThread {
     this.#written = written;
     this.#lost = lost;
     this.#worker = new Worker(entry, { workerData: data satisfies WriterData });
-    this.#worker.unref(); // referenced only while writes are in flight (#ref)
+    this.#worker.unref(); // referenced only while writes are in flight (run, #idle): an idle writer keeps no process alive
     this.started = new Promise((resolve, reject) => {
       this.#worker.on('message', (message: WriteReplies | 'ready') => (message === 'ready' ? resolve() : this.#answer(message)));
       this.#worker.on('error', (error) => {
@@ -75,9 +77,6 @@ export class WriterThread {
     });
     this.started.catch(() => undefined); // a write made meanwhile reports the failure; whoever awaits this does too
   }
-
-  /** Settles once the writer has opened the file: writes made before wait for it. */
-  readonly started: Promise<void>;
 
   run<K extends WriteOp['kind']>(op: Extract<WriteOp, { kind: K }>): Promise<WriteResults[K]> {
     return new Promise((resolve, reject) => {
@@ -130,7 +129,8 @@ export class WriterThread {
       });
     }
     ids.forEach((id, index) => {
-      const pending = this.#pending.get(id)!;
+      const pending = this.#pending.get(id);
+      if (pending === undefined) return; // refused already: the writer stopped
       this.#pending.delete(id);
       const outcome = outcomes[index]!;
       if (outcome.ok) this.#written(pending.op, outcome.value);
