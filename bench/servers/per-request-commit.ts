@@ -2,35 +2,23 @@
 // arrives, with synchronous=NORMAL (in WAL mode: no fsync per commit; a power cut may lose the
 // last acknowledged writes). Plant Store never uses this; only the benchmark's comparison does.
 import type { SqliteDatabase } from '../../src/store/sqlite/database.js';
-import type { TransactionHooks, WriteQueue } from '../../src/store/sqlite/group-commit.js';
+import type { WriteQueue } from '../../src/store/sqlite/group-commit.js';
 
 export class PerRequestCommit implements WriteQueue {
   commits = 0;
   readonly #db: SqliteDatabase;
-  readonly #hooks: TransactionHooks;
 
-  constructor(db: SqliteDatabase, hooks: TransactionHooks) {
+  constructor(db: SqliteDatabase) {
     db.pragma('synchronous = NORMAL');
     this.#db = db;
-    this.#hooks = hooks;
   }
 
   run<T>(work: () => T): Promise<T> {
-    const hooks = this.#hooks;
     try {
-      const value = this.#db
-        .transaction(() => {
-          hooks.begun();
-          const done = work();
-          hooks.committing();
-          return done;
-        })
-        .immediate();
-      hooks.committed(1);
+      const value = this.#db.transaction(work).immediate();
       this.commits++;
       return Promise.resolve(value);
     } catch (error) {
-      hooks.failed(error);
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }

@@ -13,18 +13,10 @@ export interface StoreCallContext {
   operation: keyof PlantStore;
 }
 
-/**
- * One transaction of SQLite's group commit: `batchSize` writes shared it and its fsync. Published when
- * the writer thread reports it, before its writes are answered, with the time it began and took there.
- */
+/** One transaction of SQLite's group commit: `batchSize` writes share it and its fsync. */
 export interface CommitContext {
   store: 'sqlite';
   batchSize: number;
-  /** ms since the epoch */
-  startedAt: number;
-  durationMs: number;
-  /** Set when it failed: none of its writes was kept. */
-  error?: Error;
   /**
    * Where each write of the batch was queued (in its request's async context), in batch order: the
    * commit runs later, for several requests at once, so this is how a subscriber reaches what it keeps
@@ -51,7 +43,7 @@ export interface RateLimitStoreError {
 }
 
 export const storeCalls = tracingChannel<unknown, StoreCallContext>('plant-store:store-call');
-export const commits = channel('plant-store:commit');
+export const commits = tracingChannel<unknown, CommitContext>('plant-store:commit');
 export const authFailures = channel('plant-store:auth-failure');
 export const rateLimited = channel('plant-store:rate-limited');
 export const rateLimitStoreErrors = channel('plant-store:rate-limit-store-error');

@@ -11,5 +11,5 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     return PostgresStore.open({ url: config.databaseUrl, poolSize: config.databasePoolSize ?? 10, timeoutMs: config.databaseTimeoutMs ?? 5000 });
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
-  return SqliteStore.open(config.databasePath, { lockTimeoutMs: config.writeLockTimeoutMs });
+  return new SqliteStore(config.databasePath, { lockTimeoutMs: config.writeLockTimeoutMs });
 }

@@ -11,7 +11,7 @@ import { parsePrometheusText, valueOf, type Exposition } from '../helpers/promet
 import { onlyOn } from '../helpers/store-under-test.js';
 import { until } from '../helpers/until.js';
 
-const CHANNELS = [storeCalls.start, storeCalls.end, storeCalls.asyncEnd, storeCalls.error, commits, authFailures, rateLimited, rateLimitStoreErrors];
+const CHANNELS = [storeCalls.start, storeCalls.end, storeCalls.asyncEnd, storeCalls.error, commits.start, commits.end, authFailures, rateLimited, rateLimitStoreErrors];
 const anySubscribed = () => CHANNELS.some((channel) => channel.hasSubscribers);
 /** Listening TCP servers of this process (a closed one leaves this list a moment after its close callback). */
 const listeners = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;

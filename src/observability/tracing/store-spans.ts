@@ -54,29 +54,34 @@ export function traceStore(tracer: Tracer): () => void {
   };
 
   // A commit serves several requests: it is a child of the first waiting write's store call, and links
-  // to the others' (each trace then shows the commit its write waited for, with its batch). The writer
-  // thread reports it once it has ended, with its times.
-  const traceCommit = (message: unknown) => {
-    const commit = message as CommitContext;
-    const waiting = commit.queuedIn.map((queued) => queued?.runInAsyncScope(() => currentCall.getStore())).filter((span) => span !== undefined);
-    const [first, ...others] = waiting;
-    if (first === undefined) return; // no traced write waits for it: nothing to attach it to
-    const span = tracer.startSpan('plant-store.commit', {
-      kind: SpanKind.INTERNAL,
-      attributes: { 'db.system.name': 'sqlite', 'db.operation.name': 'COMMIT', 'plant_store.commit.batch_size': commit.batchSize },
-      links: others.map((other) => ({ context: other.spanContext() })),
-      startTime: commit.startedAt,
-    }, trace.setSpan(ROOT_CONTEXT, first));
-    if (commit.error !== undefined) describeError(span, commit.error);
-    span.end(commit.startedAt + commit.durationMs);
+  // to the others' (each trace then shows the commit its write waited for, with its batch).
+  const commitHandlers: TracingChannelSubscribers<CommitContext> = {
+    start: (commit: CommitContext) => {
+      const waiting = commit.queuedIn.map((queued) => queued?.runInAsyncScope(() => currentCall.getStore())).filter((span) => span !== undefined);
+      const [first, ...others] = waiting;
+      if (first === undefined) return; // no traced write waits for it: nothing to attach it to
+      const span = tracer.startSpan('plant-store.commit', {
+        kind: SpanKind.INTERNAL,
+        attributes: { 'db.system.name': 'sqlite', 'db.operation.name': 'COMMIT', 'plant_store.commit.batch_size': commit.batchSize },
+        links: others.map((other) => ({ context: other.spanContext() })),
+      }, trace.setSpan(ROOT_CONTEXT, first));
+      spans.set(commit, span);
+    },
+    end: (commit: CommitContext) => {
+      spans.get(commit)?.end();
+      spans.delete(commit);
+    },
+    asyncStart: nothing,
+    asyncEnd: nothing,
+    error: (commit: Settled<CommitContext>) => describeError(spans.get(commit), commit.error),
   };
 
   storeCalls.start.bindStore(currentCall, startCall);
   storeCalls.subscribe(callHandlers);
-  commits.subscribe(traceCommit);
+  commits.subscribe(commitHandlers);
   return () => {
     storeCalls.start.unbindStore(currentCall);
     storeCalls.unsubscribe(callHandlers);
-    commits.unsubscribe(traceCommit);
+    commits.unsubscribe(commitHandlers);
   };
 }

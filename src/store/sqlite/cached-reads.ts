@@ -1,26 +1,14 @@
 // The reads a cache can answer, and when the cache may answer them. First pages and the owners of
-// active tokens are kept; this store's writes drop what they change when the writer thread answers
-// them (meanwhile the owner's pages are neither answered nor kept from the cache), and a commit by
-// anyone else, in any process, drops everything at the next look (commit-sequence.ts).
+// active tokens are kept; this store's writes drop what they change, inside the write, and a commit
+// by another connection in any process drops everything at the next look at PRAGMA data_version.
 // Reads are called inside a read batch (read-batch.ts), which makes that look once for the requests
 // of a turn: a request answered from the caches runs no statement of its own.
 // A cached token keeps its expiry and is checked against the clock at every lookup, so it stops
 // working at its expiry, not at the next look.
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
 import type { TokenHash, TokenOwner } from '../plant-store.js';
-import { readChangeCount } from './commit-sequence.js';
 import type { SqliteDatabase } from './database.js';
 import { PageCache } from './page-cache.js';
-
-/** What the caches need to know of the store's own writer thread (writer-thread.ts). */
-export interface OwnWrites {
-  /** Whether every change from count `seen` to count `now` was the writer's (commit-sequence.ts). */
-  only(seen: bigint, now: bigint): boolean;
-  /** Whether a write of `owner`'s plants is on its way and not answered. */
-  isWriting(owner: string): boolean;
-  /** Whether a revocation is on its way and not answered. */
-  readonly revoking: boolean;
-}
 
 type TokenRow = [id: number, user: string, expiresAt: string | null];
 
@@ -41,7 +29,7 @@ function prepare(db: SqliteDatabase) {
     // expires the statement and every execution is prepared again (4 us of a 20-row page).
     firstPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = ? ORDER BY id LIMIT ? + 0').raw().safeIntegers(),
     nextPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = ? AND id > ? ORDER BY id LIMIT ? + 0').raw().safeIntegers(),
-    /** Changes whenever another connection, in any process (the writer thread too), has committed to the file. */
+    /** Changes whenever another connection, in any process, has committed to the file. */
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
     findToken: db.prepare('SELECT id, user, expires_at FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
   };
@@ -52,36 +40,18 @@ export class CachedReads {
   /** Owners of tokens by hash. Unknown and revoked tokens are not kept: guesses cannot fill memory. */
   readonly #tokens = new Map<TokenHash, CachedToken>();
   readonly #sql: ReturnType<typeof prepare>;
-  readonly #changeCount: () => bigint;
-  readonly #writer: OwnWrites;
   #version: unknown;
-  /** The change count at the last look. */
-  #seen: bigint;
 
-  /** `seen`: the change count when the store opened, which the writer thread starts from too. */
-  constructor(db: SqliteDatabase, writer: OwnWrites, seen: bigint) {
+  constructor(db: SqliteDatabase) {
     this.#sql = prepare(db);
-    this.#changeCount = readChangeCount(db);
-    this.#writer = writer;
     this.#version = this.#sql.dataVersion.get();
-    this.#seen = seen;
   }
 
-  /** Looks for commits by others since the last look; if there were, forgets everything. */
+  /** Looks for commits by other connections since the last look; if there were, forgets everything. */
   observe(): void {
-    // data_version first: it costs less than the count, and is the same when no other connection committed.
     const version = this.#sql.dataVersion.get();
     if (version === this.#version) return;
     this.#version = version;
-    const count = this.#changeCount();
-    const own = this.#writer.only(this.#seen, count);
-    this.#seen = count;
-    if (own) return;
-    this.clear();
-  }
-
-  /** Forgets everything. */
-  clear(): void {
     this.pages.clear();
     this.#tokens.clear();
   }
@@ -95,20 +65,18 @@ export class CachedReads {
     if (known === undefined) {
       const row = this.#sql.findToken.get(Buffer.from(hash, 'base64')) as TokenRow | undefined;
       if (row === undefined) return undefined;
+      if (this.#tokens.size >= TOKEN_CACHE_ENTRIES) this.#tokens.clear();
       known = { owner: { tokenId: row[0], user: row[1] }, expiresAt: row[2] === null ? Infinity : Date.parse(row[2]) };
-      if (!this.#writer.revoking) {
-        if (this.#tokens.size >= TOKEN_CACHE_ENTRIES) this.#tokens.clear();
-        this.#tokens.set(hash, known);
-      }
+      this.#tokens.set(hash, known);
     }
     // Tokens that never expire, nearly all of them, skip the clock.
     if (known.expiresAt !== Infinity && Date.now() >= known.expiresAt) return undefined;
     return known.owner;
   }
 
-  /** A first page from the cache, as fresh as the last look, if it is there and no write of its owner is on its way. */
+  /** A first page from the cache, as fresh as the last look, if it is there. */
   cachedPage(owner: string, limit: number): PlantPage | undefined {
-    return this.#writer.isWriting(owner) ? undefined : this.pages.get(owner, limit);
+    return this.pages.get(owner, limit);
   }
 
   /** A page; a first page from the cache, which is as fresh as the last look. Later pages are read each time. */
@@ -117,17 +85,17 @@ export class CachedReads {
     const cached = this.cachedPage(owner, limit);
     if (cached !== undefined) return cached;
     const page = toPage(this.#sql.firstPage.all(owner, rowsToRead(limit)) as PlantRow[], limit);
-    if (!this.#writer.isWriting(owner)) this.pages.set(owner, limit, page);
+    this.pages.set(owner, limit, page);
     return page;
   }
 
-  /** Called when a delete of `owner`'s plants by this store is answered. */
+  /** Called inside every delete of `owner`'s plants by this store, before it commits. */
   forget(owner: string): void {
     this.pages.forget(owner);
   }
 
   /**
-   * Called when a create of plant `id` by this store is answered. A first page that
+   * Called inside a create of plant `id` by this store, before it commits. A first page that
    * is full and followed by more plants keeps the same plants and the same next cursor when the
    * new id sorts after its last one, so only pages the plant can land on are dropped.
    */
@@ -135,7 +103,7 @@ export class CachedReads {
     this.pages.forgetWhere(owner, (page) => page.lastId === undefined || id <= page.lastId);
   }
 
-  /** Called when a revocation by this store is answered. */
+  /** Called inside every revocation by this store, before it commits. */
   forgetTokens(): void {
     this.#tokens.clear();
   }

@@ -1,17 +1,18 @@
 // Group commit: writes queued in the same turn of the event loop share one transaction
 // and one fsync; each caller is answered only after that commit, with its own result.
-// It runs in the writer thread (writer.ts), where waiting for the fsync stops no request.
+import { AsyncResource } from 'node:async_hooks';
 import { DatabaseBusy, retryLater } from '../../errors.js';
+import { commits } from '../../observability/channels.js';
 import type { SqliteDatabase } from './database.js';
 
 interface Pending {
   work: () => unknown;
-  /** The work runs at most one statement that writes: SQLite undoes a failed statement itself, so it needs no savepoint. */
-  oneStatement: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   /** performance.now() past which this write stops waiting for the write lock. */
   deadline: number;
+  /** The async context the write was queued in, kept only while someone listens to commits (see CommitContext). */
+  queuedIn: AsyncResource | undefined;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -27,35 +28,17 @@ const RETRY_DELAYS_MS = [1, 2, 5, 10, 20, 25];
 
 const isBusy = (error: unknown) => String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
 
-/** How the writer commits its writes. */
+/** How the store commits its writes. */
 export interface WriteQueue {
-  /**
-   * Runs `work` inside a transaction; settles only after that transaction is committed. If `work`
-   * throws, none of its changes is kept. `oneStatement`: it writes with one statement at most.
-   */
-  run<T>(work: () => T, oneStatement?: boolean): Promise<T>;
+  /** Runs `work` inside a transaction; settles only after that transaction is committed. */
+  run<T>(work: () => T): Promise<T>;
   /** Transactions committed so far. */
   readonly commits: number;
 }
 
-/** Told about each transaction, inside it: the commit sequence (commit-sequence.ts) and the commit reports. */
-export interface TransactionHooks {
-  /** The transaction holds the write lock; its writes come next. */
-  begun(): void;
-  /** Its writes are done; COMMIT comes next. */
-  committing(): void;
-  /** Committed, with this many writes. */
-  committed(writes: number): void;
-  /** Not committed: nothing of it is kept. Called before its rollback, while it still holds the lock. */
-  failed(error: unknown): void;
-}
-
-const noHooks: TransactionHooks = { begun() {}, committing() {}, committed() {}, failed() {} };
-
 export interface GroupCommitOptions {
   /** Longest a write waits for the write lock; then it is refused with DatabaseBusy (503) and changes nothing. */
   lockTimeoutMs?: number;
-  hooks?: TransactionHooks;
 }
 
 export class GroupCommit implements WriteQueue {
@@ -69,12 +52,10 @@ export class GroupCommit implements WriteQueue {
   readonly #db: SqliteDatabase;
   readonly #statements;
   readonly #lockTimeoutMs: number;
-  readonly #hooks: TransactionHooks;
 
   constructor(db: SqliteDatabase, options: GroupCommitOptions = {}) {
     this.#db = db;
     this.#lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-    this.#hooks = options.hooks ?? noHooks;
     this.#statements = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
@@ -85,14 +66,14 @@ export class GroupCommit implements WriteQueue {
     };
   }
 
-  run<T>(work: () => T, oneStatement = false): Promise<T> {
+  run<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({
         work,
-        oneStatement,
         resolve: resolve as (value: unknown) => void,
         reject,
         deadline: performance.now() + this.#lockTimeoutMs,
+        queuedIn: commits.hasSubscribers ? new AsyncResource('plant-store:queued-write') : undefined,
       });
       // While a flush waits for the lock, new writes only join the queue: they commit after the
       // ones before them, in the order they came.
@@ -127,16 +108,15 @@ export class GroupCommit implements WriteQueue {
     this.#scheduleRest();
     let outcomes: Outcome[];
     try {
-      this.#hooks.begun();
-      outcomes = this.#commit(batch);
+      outcomes = commits.hasSubscribers
+        ? commits.traceSync(() => this.#commit(batch), { store: 'sqlite', batchSize: batch.length, queuedIn: batch.map((pending) => pending.queuedIn) })
+        : this.#commit(batch);
     } catch (error) {
       // A savepoint or COMMIT itself failed: nothing in this batch is durable.
-      this.#hooks.failed(error);
       if (this.#db.inTransaction) rollback.run();
       for (const pending of batch) pending.reject(error);
       return;
     }
-    this.#hooks.committed(batch.length);
     batch.forEach((pending, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) pending.resolve(outcome.value);
@@ -144,24 +124,11 @@ export class GroupCommit implements WriteQueue {
     });
   }
 
-  /**
-   * The batch's writes, then COMMIT. One write's failure undoes only that write: by a savepoint around
-   * it, or, for a single statement, by SQLite's undoing of that statement (a savepoint costs two more).
-   */
+  /** The batch's writes, a savepoint each (one write's failure undoes only that write), then COMMIT. */
   #commit(batch: Pending[]): Outcome[] {
     const { commit, savepoint, release, undo } = this.#statements;
     const outcomes: Outcome[] = [];
     for (const pending of batch) {
-      if (pending.oneStatement) {
-        try {
-          outcomes.push({ ok: true, value: pending.work() });
-        } catch (error) {
-          // Some errors (a full disk, say) end the whole transaction: then the batch fails.
-          if (!this.#db.inTransaction) throw error;
-          outcomes.push({ ok: false, error });
-        }
-        continue;
-      }
       savepoint.run();
       try {
         outcomes.push({ ok: true, value: pending.work() });
@@ -172,7 +139,6 @@ export class GroupCommit implements WriteQueue {
         outcomes.push({ ok: false, error });
       }
     }
-    this.#hooks.committing();
     commit.run();
     this.commits++;
     return outcomes;

@@ -21,14 +21,4 @@ export const migrations: readonly string[] = [
   // 3: tokens that expire, and each token's last use. Existing tokens keep working: no expiry, no use yet.
   `ALTER TABLE tokens ADD COLUMN expires_at TEXT;
    ALTER TABLE tokens ADD COLUMN last_used_at TEXT`,
-  // 4: a count of row changes to plants and tokens, kept by triggers, so by every connection of every
-  // process: a reader that caches tells its own writer thread's commits from anyone else's (commit-sequence.ts).
-  `CREATE TABLE commit_sequence (only_row INTEGER PRIMARY KEY CHECK (only_row = 1), changes INTEGER NOT NULL) STRICT;
-   INSERT INTO commit_sequence VALUES (1, 0);
-   CREATE TRIGGER plants_insert_counted AFTER INSERT ON plants BEGIN UPDATE commit_sequence SET changes = changes + 1; END;
-   CREATE TRIGGER plants_update_counted AFTER UPDATE ON plants BEGIN UPDATE commit_sequence SET changes = changes + 1; END;
-   CREATE TRIGGER plants_delete_counted AFTER DELETE ON plants BEGIN UPDATE commit_sequence SET changes = changes + 1; END;
-   CREATE TRIGGER tokens_insert_counted AFTER INSERT ON tokens BEGIN UPDATE commit_sequence SET changes = changes + 1; END;
-   CREATE TRIGGER tokens_update_counted AFTER UPDATE ON tokens BEGIN UPDATE commit_sequence SET changes = changes + 1; END;
-   CREATE TRIGGER tokens_delete_counted AFTER DELETE ON tokens BEGIN UPDATE commit_sequence SET changes = changes + 1; END`,
 ];

@@ -1,20 +1,24 @@
-// The SQLite store: reads on this thread's connection through a per-request handle, writes by the
-// writer thread's connection (writer.ts), by group commit, off the event loop.
+// The SQLite store: statements prepared once, plain SQL, writes through group commit, reads through a per-request handle.
 import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo } from '../plant-store.js';
 import { CachedReads } from './cached-reads.js';
-import { OwnCommits, readChangeCount, sharedCommitSequence } from './commit-sequence.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
+import { GroupCommit, type WriteQueue } from './group-commit.js';
 import { ReadBatch } from './read-batch.js';
 import { SqliteRequestStore } from './request-store.js';
 import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
-import type { WriteOp } from './write-ops.js';
-import { besideThisModule, WriterThread } from './writer-thread.js';
 
 function prepare(db: SqliteDatabase) {
   return {
+    insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
+    findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?'),
+    delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
+    addToken: db.prepare("INSERT INTO tokens (user, hash, created_at, expires_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ'), ?)"),
     listTokens: db.prepare(
       'SELECT id, user, created_at AS createdAt, expires_at AS expiresAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM tokens ORDER BY id',
     ),
+    // Text comparison is time order: every time here has the same ISO form (strftime's %f and toISOString agree).
+    noteUse: db.prepare('UPDATE tokens SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)'),
+    revokeToken: db.prepare("UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ') WHERE id = ? AND revoked_at IS NULL"),
     countTokens: db.prepare('SELECT count(*) FROM tokens').pluck(),
     ping: db.prepare('SELECT 1 FROM plants LIMIT 1'),
   };
@@ -22,11 +26,11 @@ function prepare(db: SqliteDatabase) {
 
 export interface SqliteStoreOptions {
   /**
-   * The writer thread's entry: commit-worker.js (group commit) by default. The benchmark passes another,
-   * one commit per request, to measure what group commit is worth.
+   * How writes commit: group commit by default, waiting for the lock up to `lockTimeoutMs`.
+   * The benchmark passes another, one commit per request, to measure what group commit is worth.
    */
-  writer?: URL;
-  /** Longest a write waits for the write lock (WRITE_LOCK_TIMEOUT_MS); GroupCommit's default when absent. */
+  writes?: (db: SqliteDatabase) => WriteQueue;
+  /** Longest a group-committed write waits for the write lock (WRITE_LOCK_TIMEOUT_MS); GroupCommit's default when absent. */
   lockTimeoutMs?: number | undefined;
   /** How token uses are batched (tests shorten the wait). */
   tokenUses?: Omit<TokenUsesOptions, 'now'>;
@@ -36,54 +40,25 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite';
   readonly db: SqliteDatabase;
   readonly #sql: ReturnType<typeof prepare>;
-  readonly writes: WriterThread;
+  readonly writes: WriteQueue;
   readonly reads: CachedReads;
   readonly readBatch: ReadBatch;
   readonly tokenUses: TokenUses;
   #closing: Promise<void> | undefined;
 
-  /** Opens the store and waits for its writer thread to open the file too, so that start-up fails if it cannot. */
-  static async open(path: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
-    const store = new SqliteStore(path, options);
-    try {
-      await store.writes.started;
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-    return store;
-  }
-
-  /** Writes made before the writer thread has started wait for it (`open` waits for it). */
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path);
     this.#sql = prepare(this.db);
-    // The writer starts from the count this thread sees now (commit-sequence.ts).
-    const count = readChangeCount(this.db)();
-    const sequence = sharedCommitSequence(count);
-    const ownCommits = new OwnCommits(sequence);
-    this.writes = new WriterThread({
-      entry: options.writer ?? besideThisModule('commit-worker', import.meta.url),
-      path,
-      sequence,
-      lockTimeoutMs: options.lockTimeoutMs,
-      written: (op, result) => this.#written(op, result),
-      lost: () => this.reads.clear(),
-    });
-    const writes = this.writes;
-    this.reads = new CachedReads(this.db, {
-      only: (seen, now) => ownCommits.only(seen, now),
-      isWriting: (owner) => writes.isWriting(owner),
-      get revoking() {
-        return writes.revoking;
-      },
-    }, count);
+    this.writes = options.writes?.(this.db) ?? new GroupCommit(this.db, { lockTimeoutMs: options.lockTimeoutMs });
+    this.reads = new CachedReads(this.db);
     this.readBatch = new ReadBatch(this.db, this.reads);
-    // One write per batch, through the writer: it shares a commit with the plant writes of the moment.
+    // One transaction per batch, through the write queue: it shares a commit with the plant writes of the moment.
+    // This connection's own commits do not change its data_version, so they drop nothing from its cache.
     this.tokenUses = new TokenUses(
-      async (uses) => {
-        await this.writes.run({ kind: 'noteUses', uses: [...uses].map(([id, at]) => [id, new Date(at).toISOString()]) });
-      },
+      (uses) =>
+        this.writes.run(() => {
+          for (const [id, at] of uses) this.#sql.noteUse.run({ id, at: new Date(at).toISOString() });
+        }),
       options.tokenUses,
     );
   }
@@ -92,24 +67,31 @@ export class SqliteStore implements Store {
     return new SqliteRequestStore(this.readBatch, this.reads, this, this.tokenUses);
   }
 
-  /** A write is answered: the caches drop what it changed, before its caller hears of it. */
-  #written(op: WriteOp, result: unknown): void {
-    if (op.kind === 'addPlant' && result === 'created') this.reads.created(op.owner, op.id);
-    else if (op.kind === 'deletePlant' && result === true) this.reads.forget(op.owner);
-    else if (op.kind === 'revokeToken' && result === true) this.reads.forgetTokens();
-  }
-
   /** The writes of every handle (SqliteRequestStore forwards them here). */
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
-    return this.writes.run({ kind: 'addPlant', owner, id: plant.id, name: plant.name, tag: plant.tag ?? null });
+    const tag = plant.tag ?? null;
+    return this.writes.run(() => {
+      if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
+        // Inside the write's transaction, synchronously: no read can see the cache in between.
+        this.reads.created(owner, plant.id);
+        return 'created';
+      }
+      const existing = this.#sql.findOne.get(owner, plant.id) as { name: string; tag: string | null };
+      return existing.name === plant.name && existing.tag === tag ? 'unchanged' : 'conflict';
+    });
   }
 
   deletePlant(owner: string, id: bigint): Promise<boolean> {
-    return this.writes.run({ kind: 'deletePlant', owner, id });
+    return this.writes.run(() => {
+      this.reads.forget(owner);
+      return this.#sql.delete.run(owner, id).changes === 1;
+    });
   }
 
   addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
-    return this.writes.run({ kind: 'addToken', user, hash: Buffer.from(hash, 'base64'), expiresAt: expiresAt?.toISOString() ?? null });
+    const bytes = Buffer.from(hash, 'base64');
+    const expires = expiresAt?.toISOString() ?? null;
+    return this.writes.run(() => Number(this.#sql.addToken.run(user, bytes, expires).lastInsertRowid));
   }
 
   async listTokens(): Promise<TokenInfo[]> {
@@ -121,7 +103,10 @@ export class SqliteStore implements Store {
   }
 
   revokeToken(id: number): Promise<boolean> {
-    return this.writes.run({ kind: 'revokeToken', id });
+    return this.writes.run(() => {
+      this.reads.forgetTokens(); // inside the write, like pages: no lookup can come in between
+      return this.#sql.revokeToken.run(id).changes === 1;
+    });
   }
 
   async countTokens(): Promise<number> {
@@ -129,7 +114,6 @@ export class SqliteStore implements Store {
   }
 
   async isReady(): Promise<boolean> {
-    if (!this.writes.running) return false;
     try {
       this.#sql.ping.get();
       return true;
@@ -142,7 +126,6 @@ export class SqliteStore implements Store {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.tokenUses.close();
-      await this.writes.close();
       if (this.db.open) this.db.close();
     })();
     return this.#closing;

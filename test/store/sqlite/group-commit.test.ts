@@ -1,6 +1,5 @@
-// Group commit on its own connection (the writer thread's, in the service): one failing write is undone
-// alone; while another connection holds the write lock the event loop keeps turning, queued writes
-// commit in their order once the lock is free, and past the bound they are refused with 503.
+// Group commit while another connection holds the write lock: the event loop keeps turning, queued
+// writes commit in their order once the lock is free, and past the bound they are refused with 503.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
@@ -78,47 +77,4 @@ t.test('a bound of 0 refuses at once when the lock is taken, and commits when it
   other.exec('BEGIN IMMEDIATE');
   t.match(await write(2, 'taken').catch((error: unknown) => error), { statusCode: 503 });
   other.exec('ROLLBACK');
-});
-
-t.test('one failing write in a batch is undone alone; its neighbours commit', async (t) => {
-  const { db, writes } = setup(t, 1000);
-  const insert = db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'x')");
-  const before = writes.commits;
-  const outcomes = await Promise.allSettled([
-    writes.run(() => insert.run(1n)),
-    writes.run(() => {
-      insert.run(2n);
-      throw new Error('this write fails after writing');
-    }),
-    writes.run(() => insert.run(1n)), // primary key violation
-    writes.run(() => insert.run(1n), true), // the same, as a single statement: no savepoint
-    writes.run(() => insert.run(3n), true),
-    writes.run(() => insert.run(4n)),
-  ]);
-  t.same(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'rejected', 'rejected', 'fulfilled', 'fulfilled']);
-  t.equal(writes.commits - before, 1, 'one transaction');
-  t.same(db.prepare("SELECT id FROM plants WHERE owner = 'alice' ORDER BY id").pluck().all(), [1, 3, 4]);
-});
-
-t.test('the hooks see each transaction: begun, committing, then committed or failed before its rollback', async (t) => {
-  const path = join(tempDir(t), 'plants.db');
-  const db = openDatabase(path);
-  t.teardown(() => db.close());
-  const seen: string[] = [];
-  const writes = new GroupCommit(db, {
-    hooks: {
-      begun: () => void seen.push(`begun in transaction ${db.inTransaction}`),
-      committing: () => void seen.push(`committing in transaction ${db.inTransaction}`),
-      committed: (count) => void seen.push(`committed ${count}`),
-      failed: () => void seen.push(`failed in transaction ${db.inTransaction}`),
-    },
-  });
-  const insert = db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'x')");
-  await Promise.all([writes.run(() => insert.run(1)), writes.run(() => insert.run(2))]);
-  t.same(seen.splice(0), ['begun in transaction true', 'committing in transaction true', 'committed 2']);
-  db.exec("CREATE TRIGGER refuse_commit BEFORE INSERT ON plants WHEN NEW.id = 99 BEGIN SELECT RAISE(ROLLBACK, 'refused'); END");
-  const failed = await Promise.allSettled([writes.run(() => insert.run(3)), writes.run(() => insert.run(99), true)]);
-  t.same(failed.map((outcome) => outcome.status), ['rejected', 'rejected'], 'a write that ends the transaction fails the batch');
-  t.same(seen, ['begun in transaction true', 'failed in transaction false']);
-  t.same(db.prepare("SELECT id FROM plants ORDER BY id").pluck().all(), [1, 2], 'nothing of the failed batch was kept');
 });

@@ -1,4 +1,4 @@
-// The SQLite store on real files: durable settings, migrations of older files, group commit in the writer thread.
+// The SQLite store on real files: durable settings, migrations of older files, group commit.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -23,7 +23,6 @@ t.test('a new file is created with its folders, in WAL mode with synchronous=FUL
   t.equal(store.db.pragma('journal_mode', { simple: true }), 'wal');
   t.equal(store.db.pragma('synchronous', { simple: true }), 2, 'FULL');
   t.equal(store.db.pragma('busy_timeout', { simple: true }), 0, 'no lock is waited for on the event loop (group-commit.ts waits on timers)');
-  t.equal(store.db.prepare('SELECT changes FROM commit_sequence').pluck().get(), 0, 'the change count starts at 0');
   t.equal(store.db.pragma('user_version', { simple: true }), migrations.length);
 });
 
@@ -112,6 +111,24 @@ t.test('concurrent writes share one commit, and each outcome is its own', async 
   // Answered only after commit: another connection already sees every write.
   const reader = new Database(path, { readonly: true });
   t.equal(reader.prepare('SELECT count(*) FROM plants').pluck().get(), 52);
+  reader.close();
+});
+
+t.test('one failing write in a batch is undone alone; its neighbours commit', async (t) => {
+  const { store, path } = openStore(t);
+  const insert = store.db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'x')");
+  const outcomes = await Promise.allSettled([
+    store.writes.run(() => insert.run(1n)),
+    store.writes.run(() => {
+      insert.run(2n);
+      throw new Error('this write fails after writing');
+    }),
+    store.writes.run(() => insert.run(1n)), // primary key violation
+    store.writes.run(() => insert.run(3n)),
+  ]);
+  t.same(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+  const reader = new Database(path, { readonly: true });
+  t.same(reader.prepare("SELECT id FROM plants WHERE owner = 'alice' ORDER BY id").pluck().all(), [1, 3]);
   reader.close();
 });
 
