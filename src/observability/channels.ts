@@ -13,7 +13,7 @@ export interface StoreCallContext {
   operation: keyof PlantStore;
 }
 
-/** One transaction of SQLite's group commit: `batchSize` writes share it and its fsync. */
+/** One transaction of SQLite's group commit: `batchSize` writes share it and its sync (wal-sync.ts). */
 export interface CommitContext {
   store: 'sqlite';
   batchSize: number;

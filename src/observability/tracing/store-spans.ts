@@ -53,6 +53,10 @@ export function traceStore(tracer: Tracer): () => void {
     error: (call: Settled<StoreCallContext>) => describeError(spans.get(call), call.error),
   };
 
+  const endCommit = (commit: CommitContext) => {
+    spans.get(commit)?.end();
+    spans.delete(commit);
+  };
   // A commit serves several requests: it is a child of the first waiting write's store call, and links
   // to the others' (each trace then shows the commit its write waited for, with its batch).
   const commitHandlers: TracingChannelSubscribers<CommitContext> = {
@@ -67,12 +71,12 @@ export function traceStore(tracer: Tracer): () => void {
       }, trace.setSpan(ROOT_CONTEXT, first));
       spans.set(commit, span);
     },
-    end: (commit: CommitContext) => {
-      spans.get(commit)?.end();
-      spans.delete(commit);
+    // `end` comes when COMMIT has returned, before its sync, unless COMMIT threw: then it is the last event.
+    end: (commit: Settled<CommitContext>) => {
+      if ('error' in commit) endCommit(commit);
     },
     asyncStart: nothing,
-    asyncEnd: nothing,
+    asyncEnd: endCommit,
     error: (commit: Settled<CommitContext>) => describeError(spans.get(commit), commit.error),
   };
 

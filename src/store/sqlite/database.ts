@@ -1,4 +1,5 @@
-// Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date.
+// Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date. The store's
+// connection then makes its commits durable off the event loop instead (wal-sync.ts).
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';

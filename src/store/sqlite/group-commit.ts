@@ -1,9 +1,10 @@
 // Group commit: writes queued in the same turn of the event loop share one transaction
-// and one fsync; each caller is answered only after that commit, with its own result.
+// and one sync; each caller is answered only after that commit is durable, with its own result.
 import { AsyncResource } from 'node:async_hooks';
 import { DatabaseBusy, retryLater } from '../../errors.js';
 import { commits } from '../../observability/channels.js';
 import type { SqliteDatabase } from './database.js';
+import type { WalSync } from './wal-sync.js';
 
 interface Pending {
   work: () => unknown;
@@ -39,6 +40,12 @@ export interface WriteQueue {
 export interface GroupCommitOptions {
   /** Longest a write waits for the write lock; then it is refused with DatabaseBusy (503) and changes nothing. */
   lockTimeoutMs?: number;
+  /**
+   * Makes each commit durable off the event loop (wal-sync.ts); answers wait for it, and a batch
+   * waits for the sync before it. Without it a write is answered when COMMIT returns, durable as
+   * the connection's `synchronous` setting makes it.
+   */
+  durability?: WalSync | undefined;
 }
 
 export class GroupCommit implements WriteQueue {
@@ -52,10 +59,12 @@ export class GroupCommit implements WriteQueue {
   readonly #db: SqliteDatabase;
   readonly #statements;
   readonly #lockTimeoutMs: number;
+  readonly #durability: WalSync | undefined;
 
   constructor(db: SqliteDatabase, options: GroupCommitOptions = {}) {
     this.#db = db;
     this.#lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    this.#durability = options.durability;
     this.#statements = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
@@ -87,6 +96,17 @@ export class GroupCommit implements WriteQueue {
   }
 
   #flush(): void {
+    const durability = this.#durability;
+    if (durability?.failure !== undefined) {
+      this.#scheduled = false;
+      for (const pending of this.#queue.splice(0)) pending.reject(durability.failure);
+      return;
+    }
+    // The last commit's sync is under way: this batch waits for it (and grows meanwhile).
+    if (durability?.busy) {
+      durability.commitWhenSynced(() => this.#flush());
+      return;
+    }
     this.#scheduled = false;
     if (this.#queue.length === 0) return;
     const { begin, rollback } = this.#statements;
@@ -106,22 +126,35 @@ export class GroupCommit implements WriteQueue {
     this.#busyTries = 0;
     const batch = this.#queue.splice(0, MAX_BATCH);
     this.#scheduleRest();
-    let outcomes: Outcome[];
+    const context = { store: 'sqlite' as const, batchSize: batch.length, queuedIn: batch.map((pending) => pending.queuedIn) };
+    let durable: Promise<Outcome[]>;
     try {
-      outcomes = commits.hasSubscribers
-        ? commits.traceSync(() => this.#commit(batch), { store: 'sqlite', batchSize: batch.length, queuedIn: batch.map((pending) => pending.queuedIn) })
-        : this.#commit(batch);
+      durable = commits.hasSubscribers ? commits.tracePromise(() => this.#commitDurably(batch), context) : this.#commitDurably(batch);
     } catch (error) {
-      // A savepoint or COMMIT itself failed: nothing in this batch is durable.
+      // A savepoint or COMMIT itself failed: nothing in this batch is kept.
       if (this.#db.inTransaction) rollback.run();
       for (const pending of batch) pending.reject(error);
       return;
     }
-    batch.forEach((pending, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) pending.resolve(outcome.value);
-      else pending.reject(outcome.error);
-    });
+    durable.then(
+      (outcomes) => {
+        batch.forEach((pending, index) => {
+          const outcome = outcomes[index]!;
+          if (outcome.ok) pending.resolve(outcome.value);
+          else pending.reject(outcome.error);
+        });
+      },
+      // The sync failed: the store has stopped (wal-sync.ts), and none of these writes is known to be on disk.
+      (error: unknown) => {
+        for (const pending of batch) pending.reject(error);
+      },
+    );
+  }
+
+  /** The batch committed (throws if that fails), then settles with its outcomes once the commit is durable. */
+  #commitDurably(batch: Pending[]): Promise<Outcome[]> {
+    const outcomes = this.#commit(batch);
+    return this.#durability === undefined ? Promise.resolve(outcomes) : this.#durability.committed().then(() => outcomes);
   }
 
   /** The batch's writes, a savepoint each (one write's failure undoes only that write), then COMMIT. */

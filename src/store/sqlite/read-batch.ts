@@ -3,6 +3,7 @@
 // other connections. Each SQLite transaction costs file-lock system calls; a batch pays them once.
 import type { CachedReads } from './cached-reads.js';
 import type { SqliteDatabase } from './database.js';
+import type { WalSync } from './wal-sync.js';
 
 interface Pending {
   read: () => unknown;
@@ -18,9 +19,12 @@ export class ReadBatch {
   readonly #reads: CachedReads;
   readonly #begin;
   readonly #end;
+  readonly #durability: WalSync | undefined;
 
-  constructor(db: SqliteDatabase, reads: CachedReads) {
+  /** With `durability`, a batch waits while a commit waits for its sync, so no read sees a write before it is durable. */
+  constructor(db: SqliteDatabase, reads: CachedReads, durability?: WalSync) {
     this.#reads = reads;
+    this.#durability = durability;
     this.#begin = db.prepare('BEGIN');
     this.#end = db.prepare('COMMIT');
   }
@@ -41,9 +45,18 @@ export class ReadBatch {
   }
 
   #flush(): void {
+    const durability = this.#durability;
+    if (durability?.busy) {
+      durability.whenSynced(() => this.#flush()); // the queue keeps growing meanwhile
+      return;
+    }
     this.#scheduled = false;
     const batch = this.#queue;
     this.#queue = [];
+    if (durability?.failure !== undefined) {
+      for (const pending of batch) pending.reject(durability.failure);
+      return;
+    }
     this.batches++;
     let begun = false;
     try {

@@ -6,6 +6,7 @@ import { GroupCommit, type WriteQueue } from './group-commit.js';
 import { ReadBatch } from './read-batch.js';
 import { SqliteRequestStore } from './request-store.js';
 import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
+import { WalSync, type SyncFile } from './wal-sync.js';
 
 function prepare(db: SqliteDatabase) {
   return {
@@ -32,6 +33,8 @@ export interface SqliteStoreOptions {
   writes?: (db: SqliteDatabase) => WriteQueue;
   /** Longest a group-committed write waits for the write lock (WRITE_LOCK_TIMEOUT_MS); GroupCommit's default when absent. */
   lockTimeoutMs?: number | undefined;
+  /** How the WAL file is synced after each group commit: fs.fdatasync by default (tests control its timing). */
+  syncFile?: SyncFile;
   /** How token uses are batched (tests shorten the wait). */
   tokenUses?: Omit<TokenUsesOptions, 'now'>;
 }
@@ -44,14 +47,17 @@ export class SqliteStore implements Store {
   readonly reads: CachedReads;
   readonly readBatch: ReadBatch;
   readonly tokenUses: TokenUses;
+  /** Syncs group commits off the event loop; absent for an in-memory database and for other write policies. */
+  readonly durability: WalSync | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = openDatabase(path);
     this.#sql = prepare(this.db);
-    this.writes = options.writes?.(this.db) ?? new GroupCommit(this.db, { lockTimeoutMs: options.lockTimeoutMs });
+    this.durability = options.writes === undefined && !this.db.memory ? new WalSync(this.db, options.syncFile) : undefined;
+    this.writes = options.writes?.(this.db) ?? new GroupCommit(this.db, { lockTimeoutMs: options.lockTimeoutMs, durability: this.durability });
     this.reads = new CachedReads(this.db);
-    this.readBatch = new ReadBatch(this.db, this.reads);
+    this.readBatch = new ReadBatch(this.db, this.reads, this.durability);
     // One transaction per batch, through the write queue: it shares a commit with the plant writes of the moment.
     // This connection's own commits do not change its data_version, so they drop nothing from its cache.
     this.tokenUses = new TokenUses(
@@ -114,6 +120,7 @@ export class SqliteStore implements Store {
   }
 
   async isReady(): Promise<boolean> {
+    if (this.durability?.failure !== undefined) return false;
     try {
       this.#sql.ping.get();
       return true;
@@ -126,7 +133,9 @@ export class SqliteStore implements Store {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.tokenUses.close();
+      await this.durability?.synced();
       if (this.db.open) this.db.close();
+      this.durability?.close();
     })();
     return this.#closing;
   }

@@ -1,0 +1,145 @@
+// Commits made durable off the event loop (wal-sync.ts): with the sync of the WAL file held by the
+// test (the real fdatasync, run when the test lets it), a write is answered only after its sync, no read
+// of this process sees it before, commits made meanwhile wait for the next sync, and a failed sync
+// stops the store.
+import { fdatasync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import t, { type Test } from 'tap';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import type { SyncFile } from '../../../src/store/sqlite/wal-sync.js';
+import { tempDir } from '../../helpers/app.js';
+import { until } from '../../helpers/until.js';
+
+/** A store whose syncs wait for `release()`; `failNext` makes the next one fail as a disk would. */
+function openStore(t: Test) {
+  const path = join(tempDir(t), 'plants.db');
+  const held: Array<() => void> = [];
+  let failNext = false;
+  const syncFile: SyncFile = (fd, done) => {
+    const fail = failNext;
+    failNext = false;
+    held.push(() => (fail ? done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })) : fdatasync(fd, done)));
+  };
+  const store = new SqliteStore(path, { syncFile });
+  t.teardown(async () => {
+    while (held.length > 0) held.shift()!();
+    await store.close();
+  });
+  const release = async () => {
+    await until(() => held.length > 0, 5000, 'a sync under way');
+    held.shift()!();
+  };
+  return { store, path, held, release, failOnce: () => (failNext = true) };
+}
+
+/** Whether a promise has settled, read without waiting for it. */
+function watch<T>(promise: Promise<T>) {
+  const state = { settled: false, value: undefined as T | undefined, error: undefined as unknown };
+  promise.then(
+    (value) => Object.assign(state, { settled: true, value }),
+    (error: unknown) => Object.assign(state, { settled: true, error }),
+  );
+  return state;
+}
+
+/** Lets the event loop go round `count` times: long enough for anything not held back to happen. */
+async function turns(count = 10): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+const plant = (id: bigint, name = `plant ${id}`) => ({ id, name });
+const idsOf = (json: string) => (JSON.parse(json) as Array<{ name: string }>).map((p) => p.name);
+
+t.test('a write is answered only after a sync that began after its COMMIT', async (t) => {
+  const { store, path, held, release } = openStore(t);
+  const write = watch(store.addPlant('alice', plant(1n)));
+  await until(() => held.length === 1, 5000, 'the sync asked for');
+  const other = new Database(path, { readonly: true });
+  t.teardown(() => other.close());
+  t.equal(other.prepare('SELECT count(*) FROM plants').pluck().get(), 1, 'committed (another connection sees it)');
+  await turns();
+  t.notOk(write.settled, 'not answered while its sync is held');
+  await release();
+  await until(() => write.settled, 5000, 'the answer after the sync');
+  t.equal(write.value, 'created');
+});
+
+t.test('no read of this process sees a write before it is durable, cached first pages included', async (t) => {
+  const { store, release } = openStore(t);
+  await Promise.all([store.addPlant('alice', plant(10n)), release()]);
+  const request = store.forRequest();
+  t.same(idsOf((await request.listPlants('alice', undefined, 20)).json), ['plant 10'], 'the first page, now cached');
+
+  // A plant that lands on the cached page, committed, its sync held.
+  const write = watch(store.addPlant('alice', plant(5n)));
+  await turns();
+  const sameRequest = watch(request.listPlants('alice', undefined, 20)); // this handle has looked already
+  const nextRequest = watch(store.forRequest().listPlants('alice', undefined, 20));
+  const atCursor = watch(store.forRequest().listPlants('alice', 1n, 20));
+  await turns();
+  t.notOk(sameRequest.settled || nextRequest.settled || atCursor.settled || write.settled, 'every read waits for the sync');
+  await release();
+  await until(() => sameRequest.settled && nextRequest.settled && atCursor.settled && write.settled, 5000, 'the answers');
+  for (const read of [sameRequest, nextRequest, atCursor]) t.same(idsOf(read.value!.json), ['plant 5', 'plant 10'], 'and then they see it');
+});
+
+t.test('writes made during a sync wait for it, then share the next commit and its sync', async (t) => {
+  const { store, held, release } = openStore(t);
+  const first = watch(store.addPlant('alice', plant(1n)));
+  await until(() => held.length === 1, 5000, 'the first sync');
+  t.equal(store.writes.commits, 1);
+  const later = [watch(store.addPlant('alice', plant(2n))), watch(store.deletePlant('alice', 1n))];
+  await turns();
+  t.equal(store.writes.commits, 1, 'no commit while the sync runs');
+  t.equal(held.length, 1, 'one sync under way');
+  await release();
+  await until(() => first.settled && store.writes.commits === 2, 5000, 'the first answered, then the next commit');
+  t.notOk(later.some((write) => write.settled), 'the later writes wait for their own sync');
+  await release();
+  await until(() => later.every((write) => write.settled), 5000, 'their answers');
+  t.same(later.map((write) => write.value), ['created', true]);
+  t.equal(store.writes.commits, 2, 'both shared one commit');
+});
+
+t.test('reads waiting for a sync go before the writes waiting with them', async (t) => {
+  const { store, release } = openStore(t);
+  const first = watch(store.addPlant('alice', plant(1n)));
+  await turns();
+  const read = watch(store.forRequest().listPlants('alice', undefined, 20));
+  const write = watch(store.addPlant('alice', plant(2n)));
+  await release();
+  await until(() => first.settled && read.settled, 5000, 'the first write and the read answered');
+  t.same(idsOf(read.value!.json), ['plant 1'], 'the read ran before the next commit');
+  t.notOk(write.settled, 'the second write waits for its own sync');
+  await release();
+  await until(() => write.settled, 5000, 'the second write answered');
+});
+
+t.test('a failed sync stops the store: its writes and everything after are refused, and it is not ready', async (t) => {
+  const { store, release, failOnce } = openStore(t);
+  await Promise.all([store.addPlant('alice', plant(1n)), release()]);
+  failOnce();
+  const write = watch(store.addPlant('alice', plant(2n)));
+  const read = watch(store.forRequest().listPlants('alice', undefined, 20));
+  await release();
+  await until(() => write.settled && read.settled, 5000, 'both refused');
+  t.match(String(write.error), /WAL file could not be synced to disk \(EIO.*restart Plant Store/);
+  t.equal(read.error, write.error, 'the read waiting for it too: it would have seen the write');
+  await t.rejects(store.addPlant('alice', plant(3n)), /could not be synced/, 'a later write');
+  await t.rejects(store.forRequest().findToken('x'), /could not be synced/, 'a later read');
+  t.equal(await store.isReady(), false, '/readyz fails');
+});
+
+t.test('close waits for the sync under way', async (t) => {
+  const { store, release } = openStore(t);
+  const write = watch(store.addPlant('alice', plant(1n)));
+  await turns();
+  const closed = watch(store.close());
+  await turns();
+  t.notOk(closed.settled || write.settled, 'nothing closed while the sync is held');
+  await release();
+  await until(() => closed.settled && write.settled, 5000, 'closed after the answer');
+  t.equal(write.value, 'created');
+  t.equal(closed.error, undefined);
+});
