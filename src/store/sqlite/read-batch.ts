@@ -7,6 +7,8 @@ import type { WalSync } from './wal-sync.js';
 
 interface Pending {
   read: () => unknown;
+  /** Whether its answer may show a write only once it is durable (see `run`). */
+  durableOnly: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -21,7 +23,7 @@ export class ReadBatch {
   readonly #end;
   readonly #durability: WalSync | undefined;
 
-  /** With `durability`, a batch waits while a commit waits for its sync, so no read sees a write before it is durable. */
+  /** With `durability`, reads wait while a commit waits for its sync, so none shows a write before it is durable. */
   constructor(db: SqliteDatabase, reads: CachedReads, durability?: WalSync) {
     this.#reads = reads;
     this.#durability = durability;
@@ -33,10 +35,14 @@ export class ReadBatch {
    * Runs `read` in the next batch. The batch starts in the check phase (setImmediate), after every
    * request whose bytes this turn read has arrived: its snapshot and its look come after each of
    * them arrived, so every answer reflects what any process had committed by then (linearizable).
+   * While a commit of this store waits for its sync, a read waits for it too, unless `durableOnly`
+   * is false: a token's owner, which shows the client nothing of the data (a token created or
+   * revoked by a commit not yet durable is at worst honoured early or refused early; any write it
+   * then allows commits, and is synced, after that commit).
    */
-  run<T>(read: () => T): Promise<T> {
+  run<T>(read: () => T, durableOnly = true): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ read, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ read, durableOnly, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => this.#flush());
@@ -46,16 +52,22 @@ export class ReadBatch {
 
   #flush(): void {
     const durability = this.#durability;
-    if (durability?.busy) {
-      durability.whenSynced(() => this.#flush()); // the queue keeps growing meanwhile
-      return;
-    }
-    this.#scheduled = false;
-    const batch = this.#queue;
+    let batch = this.#queue;
     this.#queue = [];
     if (durability?.failure !== undefined) {
+      this.#scheduled = false;
       for (const pending of batch) pending.reject(durability.failure);
       return;
+    }
+    if (durability?.busy) {
+      // The reads that must see only durable writes wait for the sync (more join them meanwhile); the others go now.
+      this.#queue = batch.filter((pending) => pending.durableOnly);
+      batch = batch.filter((pending) => !pending.durableOnly);
+      if (this.#queue.length > 0) durability.whenSynced(() => this.#flush());
+      else this.#scheduled = false;
+      if (batch.length === 0) return;
+    } else {
+      this.#scheduled = false;
     }
     this.batches++;
     let begun = false;

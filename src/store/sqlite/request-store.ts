@@ -28,20 +28,21 @@ export class SqliteRequestStore implements PlantStore {
     this.#uses = uses;
   }
 
-  /** Runs `read` in the next batch, after its look. */
-  #inBatch<T>(read: () => T): Promise<T> {
+  /** Runs `read` in the next batch, after its look; `durableOnly` as ReadBatch.run has it. */
+  #inBatch<T>(read: () => T, durableOnly = true): Promise<T> {
     return this.#batch.run(() => {
       this.#looked = true;
       return read();
-    });
+    }, durableOnly);
   }
 
   findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
+    // A token's owner need not wait for a commit's sync (read-batch.ts); the request's later reads do.
     return this.#inBatch(() => {
       const owner = this.#reads.tokenOwner(hash);
       if (owner !== undefined) this.#uses.used(owner.tokenId); // noted only: written later, off this request
       return owner;
-    });
+    }, false);
   }
 
   listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {

@@ -6,6 +6,7 @@ import { fdatasync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
+import { hashToken } from '../../../src/auth/tokens.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { SyncFile } from '../../../src/store/sqlite/wal-sync.js';
 import { tempDir } from '../../helpers/app.js';
@@ -16,13 +17,17 @@ function openStore(t: Test) {
   const path = join(tempDir(t), 'plants.db');
   const held: Array<() => void> = [];
   let failNext = false;
+  let holding = true;
   const syncFile: SyncFile = (fd, done) => {
     const fail = failNext;
     failNext = false;
-    held.push(() => (fail ? done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })) : fdatasync(fd, done)));
+    const sync = () => (fail ? done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })) : fdatasync(fd, done));
+    if (holding) held.push(sync);
+    else sync();
   };
   const store = new SqliteStore(path, { syncFile });
   t.teardown(async () => {
+    holding = false; // closing writes the token uses noted: their sync runs at once
     while (held.length > 0) held.shift()!();
     await store.close();
   });
@@ -82,6 +87,24 @@ t.test('no read of this process sees a write before it is durable, cached first 
   await release();
   await until(() => sameRequest.settled && nextRequest.settled && atCursor.settled && write.settled, 5000, 'the answers');
   for (const read of [sameRequest, nextRequest, atCursor]) t.same(idsOf(read.value!.json), ['plant 5', 'plant 10'], 'and then they see it');
+});
+
+t.test("a token's owner is read while a sync runs: authentication does not wait for the disk", async (t) => {
+  const { store, release } = openStore(t);
+  await Promise.all([store.addToken('alice', hashToken('secret')), release()]);
+  const write = watch(store.addPlant('alice', plant(1n)));
+  await turns();
+  const request = store.forRequest();
+  const owner = watch(request.findToken(hashToken('secret')));
+  await until(() => owner.settled, 5000, 'the token read during the sync');
+  t.equal(owner.value?.user, 'alice');
+  t.notOk(write.settled, 'the sync is still held');
+  const page = watch(request.listPlants('alice', undefined, 20));
+  await turns();
+  t.notOk(page.settled, "but the same request's page waits for it");
+  await release();
+  await until(() => page.settled, 5000, 'the page after the sync');
+  t.same(idsOf(page.value!.json), ['plant 1']);
 });
 
 t.test('writes made during a sync wait for it, then share the next commit and its sync', async (t) => {
