@@ -25,6 +25,9 @@ function prepare(db: SqliteDatabase) {
   };
 }
 
+/** The writes below change the file with one statement (the rest of each only reads or touches the cache). */
+const ONE_STATEMENT = { oneStatement: true };
+
 export interface SqliteStoreOptions {
   /**
    * How writes commit: group commit by default, waiting for the lock up to `lockTimeoutMs`.
@@ -84,20 +87,20 @@ export class SqliteStore implements Store {
       }
       const existing = this.#sql.findOne.get(owner, plant.id) as { name: string; tag: string | null };
       return existing.name === plant.name && existing.tag === tag ? 'unchanged' : 'conflict';
-    });
+    }, ONE_STATEMENT);
   }
 
   deletePlant(owner: string, id: bigint): Promise<boolean> {
     return this.writes.run(() => {
       this.reads.forget(owner);
       return this.#sql.delete.run(owner, id).changes === 1;
-    });
+    }, ONE_STATEMENT);
   }
 
   addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
     const bytes = Buffer.from(hash, 'base64');
     const expires = expiresAt?.toISOString() ?? null;
-    return this.writes.run(() => Number(this.#sql.addToken.run(user, bytes, expires).lastInsertRowid));
+    return this.writes.run(() => Number(this.#sql.addToken.run(user, bytes, expires).lastInsertRowid), ONE_STATEMENT);
   }
 
   async listTokens(): Promise<TokenInfo[]> {
@@ -112,7 +115,7 @@ export class SqliteStore implements Store {
     return this.writes.run(() => {
       this.reads.forgetTokens(); // inside the write, like pages: no lookup can come in between
       return this.#sql.revokeToken.run(id).changes === 1;
-    });
+    }, ONE_STATEMENT);
   }
 
   async countTokens(): Promise<number> {

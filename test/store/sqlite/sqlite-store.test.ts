@@ -118,6 +118,7 @@ t.test('concurrent writes share one commit, and each outcome is its own', async 
 t.test('one failing write in a batch is undone alone; its neighbours commit', async (t) => {
   const { store, path } = openStore(t);
   const insert = store.db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'x')");
+  const twoRows = store.db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 4, 'x'), ('alice', 1, 'x')");
   const outcomes = await Promise.allSettled([
     store.writes.run(() => insert.run(1n)),
     store.writes.run(() => {
@@ -126,10 +127,34 @@ t.test('one failing write in a batch is undone alone; its neighbours commit', as
     }),
     store.writes.run(() => insert.run(1n)), // primary key violation
     store.writes.run(() => insert.run(3n)),
+    // Without a savepoint: SQLite undoes the failing statement itself, the row it wrote before failing too.
+    store.writes.run(() => twoRows.run(), { oneStatement: true }),
+    store.writes.run(() => insert.run(5n), { oneStatement: true }),
   ]);
-  t.same(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+  t.same(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+  t.equal(store.writes.commits, 1, 'one transaction');
   const reader = new Database(path, { readonly: true });
-  t.same(reader.prepare("SELECT id FROM plants WHERE owner = 'alice' ORDER BY id").pluck().all(), [1, 3]);
+  t.same(reader.prepare("SELECT id FROM plants WHERE owner = 'alice' ORDER BY id").pluck().all(), [1, 3, 5]);
+  reader.close();
+});
+
+t.test('a write whose failure ends the transaction (as disk full or an I/O error do) fails its whole batch, and nothing of it is kept', async (t) => {
+  const { store, path } = openStore(t);
+  const insert = store.db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'x')");
+  const rollback = store.db.prepare('ROLLBACK');
+  const outcomes = await Promise.allSettled([
+    store.writes.run(() => insert.run(1n), { oneStatement: true }),
+    store.writes.run(() => {
+      rollback.run();
+      throw new Error('the transaction ended under this write');
+    }, { oneStatement: true }),
+    store.writes.run(() => insert.run(3n), { oneStatement: true }),
+  ]);
+  t.same(outcomes.map((outcome) => outcome.status), ['rejected', 'rejected', 'rejected']);
+  t.notOk(store.db.inTransaction);
+  t.equal(await store.writes.run(() => insert.run(4n).changes, { oneStatement: true }), 1, 'the next write commits');
+  const reader = new Database(path, { readonly: true });
+  t.same(reader.prepare("SELECT id FROM plants WHERE owner = 'alice' ORDER BY id").pluck().all(), [4], 'the failed batch left nothing');
   reader.close();
 });
 
