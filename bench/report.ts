@@ -119,7 +119,7 @@ per-round ratios. Server CPU comes from \`/proc/<pid>/stat\` (1 = 100% = one cor
 
 - **plant-store**: this project as \`npm start\` runs it, \`${run.startCommand ?? 'node dist/src/server.js'}\` after the build, with \`${env}\` and
   \`DATABASE_PATH\` on its own copy of the generated data. Writes are durable before they are acknowledged:
-  WAL, \`synchronous=FULL\`, group commit.
+  WAL, group commit, each commit's WAL synced to disk (\`fdatasync\`, off the event loop) before its writes are answered.
 - **ceiling** (\`bench/servers/ceiling-app.ts\`): bare Fastify answering each call with a constant of the right shape,
   status and headers: \`GET /plants\` the bench user's first 20 plants as pre-built JSON text with a constant
   \`Link: </plants?limit=20&cursor=...>; rel="next"\`, whatever the cursor; \`POST /plants\` a constant plant (after Fastify

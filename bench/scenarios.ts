@@ -83,7 +83,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
     {
       id: 'post',
       title: 'POST /plants',
-      about: 'A new plant with a fresh id in each request. Plant Store answers after a group commit with synchronous=FULL; per-request-normal is the same Plant Store committing each write alone with synchronous=NORMAL; the Express peer commits each write alone with synchronous=NORMAL.',
+      about: 'A new plant with a fresh id in each request. Plant Store answers after a group commit and the sync of the WAL after it (fdatasync on a libuv thread, as durable as synchronous=FULL); per-request-normal is the same Plant Store committing each write alone with synchronous=NORMAL; the Express peer commits each write alone with synchronous=NORMAL.',
       quick: true,
       servers: writers,
       contestants: each(writers, { plan: ({ firstId, step }) => ({ kind: 'post', firstId, step }) }),

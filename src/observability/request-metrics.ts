@@ -2,7 +2,7 @@
 import type { Registry } from 'prom-client';
 import { HotHistogram, type Series } from './hot-histogram.js';
 
-/** Seconds: a cached page answers in well under a millisecond, a write waits for its fsync, a stuck one for seconds. */
+/** Seconds: a cached page answers in well under a millisecond, a write waits for its sync, a stuck one for seconds. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** The `operation` of a request that matched no route (404, 405): one value, whatever the URL was. */

@@ -79,7 +79,7 @@ function timeStoreCalls(registry: Registry): () => void {
 
 function measureCommits(registry: Registry): () => void {
   const registers = [registry];
-  const batchSize = new Histogram({ name: 'plant_store_sqlite_commit_batch_size', help: 'Writes that shared one SQLite group commit (and its fsync).', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000], registers });
+  const batchSize = new Histogram({ name: 'plant_store_sqlite_commit_batch_size', help: 'Writes that shared one SQLite group commit (and its sync).', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000], registers });
   const duration = new Histogram({ name: 'plant_store_sqlite_commit_duration_seconds', help: "Time of each SQLite group commit: the batch's writes and COMMIT (on the event loop), then the sync of the WAL (off it).", buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers });
   const failed = new Counter({ name: 'plant_store_sqlite_commit_failures_total', help: 'SQLite group commits that failed: none of their writes was kept, each answered with an error.', registers });
   failed.inc(0);
