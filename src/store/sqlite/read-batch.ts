@@ -15,7 +15,10 @@ interface Pending {
 
 export class ReadBatch {
   #queue: Pending[] = [];
+  /** A flush is due in the check phase. */
   #scheduled = false;
+  /** A flush waits for the sync under way (WalSync.whenSynced) with the reads that must. */
+  #waitingForSync = false;
   /** Batches run so far; tests read it to see reads share one. */
   batches = 0;
   readonly #reads: CachedReads;
@@ -43,10 +46,13 @@ export class ReadBatch {
   run<T>(read: () => T, durableOnly = true): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ read, durableOnly, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(() => this.#flush());
-      }
+      // A read that must wait for the sync under way joins the flush already waiting for it.
+      if (this.#scheduled || (durableOnly && this.#waitingForSync)) return;
+      this.#scheduled = true;
+      setImmediate(() => {
+        this.#scheduled = false;
+        this.#flush();
+      });
     });
   }
 
@@ -55,7 +61,6 @@ export class ReadBatch {
     let batch = this.#queue;
     this.#queue = [];
     if (durability?.failure !== undefined) {
-      this.#scheduled = false;
       for (const pending of batch) pending.reject(durability.failure);
       return;
     }
@@ -63,12 +68,15 @@ export class ReadBatch {
       // The reads that must see only durable writes wait for the sync (more join them meanwhile); the others go now.
       this.#queue = batch.filter((pending) => pending.durableOnly);
       batch = batch.filter((pending) => !pending.durableOnly);
-      if (this.#queue.length > 0) durability.whenSynced(() => this.#flush());
-      else this.#scheduled = false;
-      if (batch.length === 0) return;
-    } else {
-      this.#scheduled = false;
+      if (this.#queue.length > 0 && !this.#waitingForSync) {
+        this.#waitingForSync = true;
+        durability.whenSynced(() => {
+          this.#waitingForSync = false;
+          this.#flush();
+        });
+      }
     }
+    if (batch.length === 0) return;
     this.batches++;
     let begun = false;
     try {
