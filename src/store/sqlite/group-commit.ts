@@ -133,10 +133,11 @@ export class GroupCommit implements WriteQueue {
     this.#busyTries = 0;
     const batch = this.#queue.splice(0, MAX_BATCH);
     this.#scheduleRest();
-    const context = { store: 'sqlite' as const, batchSize: batch.length, queuedIn: batch.map((pending) => pending.queuedIn) };
     let durable: Promise<Outcome[]>;
     try {
-      durable = commits.hasSubscribers ? commits.tracePromise(() => this.#commitDurably(batch), context) : this.#commitDurably(batch);
+      durable = commits.hasSubscribers
+        ? commits.tracePromise(() => this.#commitDurably(batch), { store: 'sqlite', batchSize: batch.length, queuedIn: batch.map((pending) => pending.queuedIn) })
+        : this.#commitDurably(batch);
     } catch (error) {
       // A savepoint, COMMIT or the transaction itself failed: nothing in this batch is kept.
       if (this.#db.inTransaction) rollback.run();
