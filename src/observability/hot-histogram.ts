@@ -1,6 +1,6 @@
-// A histogram for the hot path: each labelled series is a Float64Array, and an observation is a
-// bucket search and three increments (no label hashing, no allocation). prom-client's registry
-// formats it at scrape time, like its own metrics, through the object shape its registry reads.
+// A histogram for the hot path: each labelled series is a Float64Array, found through one Map per
+// label (no key string built), and an observation is a bucket search and two increments. prom-client's
+// registry formats it at scrape time, like its own metrics, through the object shape its registry reads.
 import type { Metric, Registry } from 'prom-client';
 
 /** One labelled series: per-bucket (not cumulative) counts, the +Inf bucket, then the sum. */
@@ -21,7 +21,10 @@ export class HotHistogram<Label extends string> {
   readonly type = 'histogram';
   readonly #labelNames: readonly Label[];
   readonly #bounds: readonly number[];
-  readonly #series = new Map<string, { labels: Record<Label, string>; counts: Series }>();
+  /** Every series made, in order of first use (what get() reports). */
+  readonly #series: Array<{ labels: Record<Label, string>; counts: Series }> = [];
+  /** The series by label values, one Map per label: a lookup hashes the values (usually constants of the code, hashed once) and builds no key. */
+  readonly #index = new Map<string, unknown>();
 
   /** `countName`: also register a counter of the observations under that name (its values are the histogram's counts). */
   constructor(options: { name: string; help: string; labelNames: readonly Label[]; buckets: readonly number[]; registry: Registry; countName?: string; countHelp?: string }) {
@@ -38,16 +41,23 @@ export class HotHistogram<Label extends string> {
     }
   }
 
-  /** The series of these label values (in labelNames' order), made on first use; keep it to observe into. */
+  /** The series of these label values (in labelNames' order), made on first use. Cheap enough to call per observation. */
   series(...values: string[]): Series {
-    const key = values.join('\u0000');
-    let found = this.#series.get(key);
+    let level = this.#index;
+    const last = values.length - 1;
+    for (let i = 0; i < last; i++) {
+      let next = level.get(values[i]!) as Map<string, unknown> | undefined;
+      if (next === undefined) level.set(values[i]!, (next = new Map()));
+      level = next;
+    }
+    let found = level.get(values[last]!) as Series | undefined;
     if (found === undefined) {
       const labels = Object.fromEntries(this.#labelNames.map((name, i) => [name, values[i] ?? ''])) as Record<Label, string>;
-      found = { labels, counts: new Float64Array(this.#bounds.length + 2) };
-      this.#series.set(key, found);
+      found = new Float64Array(this.#bounds.length + 2);
+      this.#series.push({ labels, counts: found });
+      level.set(values[last]!, found);
     }
-    return found.counts;
+    return found;
   }
 
   observe(series: Series, value: number): void {
@@ -62,7 +72,7 @@ export class HotHistogram<Label extends string> {
   get(): Collected {
     const values: Collected['values'] = [];
     const inf = this.#bounds.length;
-    for (const { labels, counts } of this.#series.values()) {
+    for (const { labels, counts } of this.#series) {
       let cumulative = 0;
       for (let bucket = 0; bucket <= inf; bucket++) {
         cumulative += counts[bucket]!;
@@ -76,7 +86,7 @@ export class HotHistogram<Label extends string> {
 
   #counter(name: string, help: string): Collected {
     const inf = this.#bounds.length;
-    const values = [...this.#series.values()].map(({ labels, counts }) => ({ metricName: name, labels, value: counts.slice(0, inf + 1).reduce((a, b) => a + b, 0) }));
+    const values = this.#series.map(({ labels, counts }) => ({ metricName: name, labels, value: counts.slice(0, inf + 1).reduce((a, b) => a + b, 0) }));
     return { name, help, type: 'counter', values, aggregator: 'sum' };
   }
 }

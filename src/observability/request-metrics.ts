@@ -1,6 +1,6 @@
 // Requests counted and timed per operation, method and status: the one observation on the hot path.
 import type { Registry } from 'prom-client';
-import { HotHistogram, type Series } from './hot-histogram.js';
+import { HotHistogram } from './hot-histogram.js';
 
 /** Seconds: a cached page answers in well under a millisecond, a write waits for its sync, a stuck one for seconds. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -10,8 +10,6 @@ export const UNMATCHED = 'unmatched';
 
 export class RequestMetrics {
   readonly #duration: HotHistogram<'operation' | 'method' | 'status'>;
-  /** Series by "operation method status": one Map lookup per request. */
-  readonly #series = new Map<string, Series>();
 
   constructor(registry: Registry) {
     this.#duration = new HotHistogram({
@@ -26,12 +24,6 @@ export class RequestMetrics {
   }
 
   observe(operation: string, method: string, status: number, seconds: number): void {
-    const key = `${operation} ${method} ${status}`;
-    let series = this.#series.get(key);
-    if (series === undefined) {
-      series = this.#duration.series(operation, method, String(status));
-      this.#series.set(key, series);
-    }
-    this.#duration.observe(series, seconds);
+    this.#duration.observe(this.#duration.series(operation, method, String(status)), seconds);
   }
 }

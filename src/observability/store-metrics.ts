@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Store } from '../store/plant-store.js';
 import { commits, storeCalls, type CommitContext, type StoreCallContext } from './channels.js';
-import { HotHistogram, type Series } from './hot-histogram.js';
+import { HotHistogram } from './hot-histogram.js';
 import { LATENCY_BUCKETS } from './request-metrics.js';
 
 /** When the call or commit began, kept on its own context object (one per call). */
@@ -53,13 +53,9 @@ function timeStoreCalls(registry: Registry): () => void {
     buckets: LATENCY_BUCKETS,
     registry,
   });
-  const series = new Map<string, Series>();
   const observe = (context: Timed<StoreCallContext>) => {
     const outcome = 'error' in context ? 'error' : 'ok';
-    const key = `${context.store} ${context.operation} ${outcome}`;
-    let found = series.get(key);
-    if (found === undefined) series.set(key, (found = duration.series(context.store, context.operation, outcome)));
-    duration.observe(found, seconds(context));
+    duration.observe(duration.series(context.store, context.operation, outcome), seconds(context));
   };
   const handlers: Handlers<Timed<StoreCallContext>> = {
     start: begin,

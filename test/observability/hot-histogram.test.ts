@@ -31,3 +31,19 @@ t.test('nothing observed: the families are declared, with no series', async (t) 
   t.equal(metrics.types.get('empty_seconds'), 'histogram');
   t.same(metrics.samples, []);
 });
+
+t.test('series are told apart by each label value, not by the values run together', async (t) => {
+  const registry = new Registry();
+  const histogram = new HotHistogram({ name: 'pair_seconds', help: 'Two labels.', labelNames: ['first', 'second'], buckets: [1], registry });
+  const ab = histogram.series('a b', 'c');
+  const a = histogram.series('a', 'b c');
+  t.not(ab, a, 'two series');
+  t.equal(histogram.series('a', 'b c'), a, 'the same series found again');
+  histogram.observe(ab, 0.5);
+  histogram.observe(a, 2);
+  histogram.observe(a, 3);
+  const metrics = parsePrometheusText(await registry.metrics());
+  t.equal(valueOf(metrics, 'pair_seconds_count', { first: 'a b', second: 'c' }), 1);
+  t.equal(valueOf(metrics, 'pair_seconds_count', { first: 'a', second: 'b c' }), 2);
+  t.equal(valueOf(metrics, 'pair_seconds_sum', { first: 'a', second: 'b c' }), 5);
+});
