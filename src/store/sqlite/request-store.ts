@@ -1,9 +1,12 @@
 // The handle every request gets on the SQLite store: reads through the turn's read batch, writes through group commit.
-import type { PlantPage } from '../../pagination/page.js';
+import { rowsToRead, type PlantPage } from '../../pagination/page.js';
 import type { AddResult, PlantStore, StoredPlant, TokenHash, TokenOwner } from '../plant-store.js';
 import type { TokenUses } from '../token-uses.js';
 import type { CachedReads } from './cached-reads.js';
 import type { ReadBatch } from './read-batch.js';
+
+/** A token's owner: one row, and no wait for a commit's sync (read-batch.ts). */
+const TOKEN_READ = { durableOnly: false, rows: 1 };
 
 /** The store's writes, which go to its own connection as they are. */
 type Writes = Pick<PlantStore, 'addPlant' | 'deletePlant'>;
@@ -28,12 +31,12 @@ export class SqliteRequestStore implements PlantStore {
     this.#uses = uses;
   }
 
-  /** Runs `read` in the next batch, after its look; `durableOnly` as ReadBatch.run has it. */
-  #inBatch<T>(read: () => T, durableOnly = true): Promise<T> {
+  /** Runs `read` in the next batch, after its look; `options` as ReadBatch.run has them. */
+  #inBatch<T>(read: () => T, options: { durableOnly?: boolean; rows?: number }): Promise<T> {
     return this.#batch.run(() => {
       this.#looked = true;
       return read();
-    }, durableOnly);
+    }, options);
   }
 
   findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
@@ -42,12 +45,12 @@ export class SqliteRequestStore implements PlantStore {
       const owner = this.#reads.tokenOwner(hash);
       if (owner !== undefined) this.#uses.used(owner.tokenId); // noted only: written later, off this request
       return owner;
-    }, false);
+    }, TOKEN_READ);
   }
 
   listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
     const cached = this.#looked && after === undefined ? this.#reads.cachedPage(owner, limit) : undefined;
-    return cached === undefined ? this.#inBatch(() => this.#reads.page(owner, after, limit)) : Promise.resolve(cached);
+    return cached === undefined ? this.#inBatch(() => this.#reads.page(owner, after, limit), { rows: rowsToRead(limit) }) : Promise.resolve(cached);
   }
 
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {

@@ -9,6 +9,7 @@ import { createToken, hashToken } from '../../../src/auth/tokens.js';
 import { encodeCursor } from '../../../src/pagination/cursor.js';
 import { toPage, type PlantPage, type PlantRow } from '../../../src/pagination/page.js';
 import { PageCache } from '../../../src/store/sqlite/page-cache.js';
+import { MAX_BATCH_ROWS } from '../../../src/store/sqlite/read-batch.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../helpers/app.js';
 import { projectRoot } from '../../helpers/paths.js';
@@ -221,6 +222,29 @@ t.test('reads of one turn share one read batch: one look, one snapshot; a read t
   ]);
   t.same(results.map((result) => result.status), ['fulfilled', 'rejected', 'fulfilled']);
   t.notOk(store.db.inTransaction, 'the batch ended its read transaction');
+});
+
+t.test('a batch reads at most MAX_BATCH_ROWS rows: the reads past them wait for the next batch, and answer the same', async (t) => {
+  const { store, path } = openStore(t);
+  const insert = store.db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, ?)");
+  store.db.transaction(() => {
+    for (let id = 1; id <= 1500; id++) insert.run(id, `plant ${id}`);
+  })();
+  const before = store.readBatch.batches;
+  const afters = [0n, 100n, 200n];
+  // Pages of 1,000 read 1,001 rows each: one fits a batch with a token read, two do not.
+  const pages = await Promise.all([...afters.map((after) => store.forRequest().listPlants('alice', after, 1000)), store.forRequest().findToken(hashToken('pst_unknown'))]);
+  t.ok(1001 * 2 > MAX_BATCH_ROWS && 1001 + 1 <= MAX_BATCH_ROWS, 'the sizes this test relies on');
+  t.equal(store.readBatch.batches - before, 3, 'three pages of 1,000 made in one turn ran in three batches');
+  afters.forEach((after, i) => {
+    const plain = plainPage(path, 'alice', after, 1000);
+    t.equal((pages[i] as PlantPage).json, plain.json, `the page after ${after} as the plain query has it`);
+    t.equal((pages[i] as PlantPage).lastId, plain.lastId);
+  });
+  t.equal(pages[3], undefined, 'the token read answered too');
+  const small = store.readBatch.batches;
+  await Promise.all(afters.map((after) => store.forRequest().listPlants('alice', after, 100)));
+  t.equal(store.readBatch.batches - small, 1, 'pages of 100 share one batch');
 });
 
 t.test('a batch whose look fails rejects its reads, and the next batch works again', async (t) => {
