@@ -1,6 +1,7 @@
 // Reads batched per turn of the event loop: the reads of the requests that arrived in one turn run
 // together, after that turn's I/O, in one read transaction that starts with one look for commits by
 // other connections. Each SQLite transaction costs file-lock system calls; a batch pays them once.
+// A batch reads at most MAX_BATCH_ROWS rows; the reads past them run in the next one.
 import type { CachedReads } from './cached-reads.js';
 import type { SqliteDatabase } from './database.js';
 import type { WalSync } from './wal-sync.js';
