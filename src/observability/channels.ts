@@ -13,6 +13,12 @@ export interface StoreCallContext {
   operation: keyof PlantStore;
 }
 
+/** A store call settled (plugins/store.ts times them only while someone subscribes): what metrics count. */
+export interface StoreCallTime extends StoreCallContext {
+  outcome: 'ok' | 'error';
+  seconds: number;
+}
+
 /** One transaction of SQLite's group commit: `batchSize` writes share it and its sync (wal-sync.ts). */
 export interface CommitContext {
   store: 'sqlite';
@@ -42,7 +48,10 @@ export interface RateLimitStoreError {
   error: unknown;
 }
 
+/** Each store call traced: its span is current while it runs (traces bind a store to `start`). */
 export const storeCalls = tracingChannel<unknown, StoreCallContext>('plant-store:store-call');
+/** Each store call timed, one message as it settles: lighter than `storeCalls` for what needs only its time. */
+export const storeCallTimes = channel('plant-store:store-call-time');
 export const commits = tracingChannel<unknown, CommitContext>('plant-store:commit');
 export const authFailures = channel('plant-store:auth-failure');
 export const rateLimited = channel('plant-store:rate-limited');

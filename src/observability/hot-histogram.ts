@@ -50,12 +50,14 @@ export class HotHistogram<Label extends string> {
       if (next === undefined) level.set(values[i]!, (next = new Map()));
       level = next;
     }
-    let found = level.get(values[last]!) as Series | undefined;
+    // Without labels, the one series is kept under ''.
+    const key = values[last] ?? '';
+    let found = level.get(key) as Series | undefined;
     if (found === undefined) {
       const labels = Object.fromEntries(this.#labelNames.map((name, i) => [name, values[i] ?? ''])) as Record<Label, string>;
       found = new Float64Array(this.#bounds.length + 2);
       this.#series.push({ labels, counts: found });
-      level.set(values[last]!, found);
+      level.set(key, found);
     }
     return found;
   }

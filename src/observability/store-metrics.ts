@@ -1,19 +1,19 @@
 // The store seen from outside: each call's time and outcome, SQLite's group commits, PostgreSQL's pool.
 import { performance } from 'node:perf_hooks';
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type pg from 'pg';
 import type { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Store } from '../store/plant-store.js';
-import { commits, storeCalls, type CommitContext, type StoreCallContext } from './channels.js';
+import { commits, storeCallTimes, type CommitContext, type StoreCallTime } from './channels.js';
 import { HotHistogram } from './hot-histogram.js';
 import { LATENCY_BUCKETS } from './request-metrics.js';
 
-/** When the call or commit began, kept on its own context object (one per call). */
+/** When the commit began, kept on its own context object (one per commit). */
 const STARTED = Symbol('started');
 type Timed<T> = T & { [STARTED]?: number; error?: unknown };
 
 const begin = (context: Timed<object>) => void (context[STARTED] = performance.now());
-/** Every call and commit publishes `start` first; were it missed (a subscription made mid-call), 0. */
+/** Every commit publishes `start` first; were it missed (a subscription made mid-commit), 0. */
 const seconds = (context: Timed<object>) => {
   const now = performance.now();
   return (now - (context[STARTED] ?? now)) / 1000;
@@ -53,41 +53,34 @@ function timeStoreCalls(registry: Registry): () => void {
     buckets: LATENCY_BUCKETS,
     registry,
   });
-  const observe = (context: Timed<StoreCallContext>) => {
-    const outcome = 'error' in context ? 'error' : 'ok';
-    duration.observe(duration.series(context.store, context.operation, outcome), seconds(context));
+  const observe = (message: unknown) => {
+    const call = message as StoreCallTime;
+    duration.observe(duration.series(call.store, call.operation, call.outcome), call.seconds);
   };
-  const handlers: Handlers<Timed<StoreCallContext>> = {
-    start: begin,
-    // `end` comes before a promise settles, unless the call threw at once: then it is the last event.
-    end: (context) => {
-      if ('error' in context) observe(context);
-    },
-    asyncStart: nothing,
-    asyncEnd: observe,
-    error: nothing,
-  };
-  storeCalls.subscribe(handlers);
+  storeCallTimes.subscribe(observe);
   return () => {
-    storeCalls.unsubscribe(handlers);
+    storeCallTimes.unsubscribe(observe);
   };
 }
 
 function measureCommits(registry: Registry): () => void {
   const registers = [registry];
-  const batchSize = new Histogram({ name: 'plant_store_sqlite_commit_batch_size', help: 'Writes that shared one SQLite group commit (and its sync).', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000], registers });
-  const duration = new Histogram({ name: 'plant_store_sqlite_commit_duration_seconds', help: "Time of each SQLite group commit: the batch's writes and COMMIT (on the event loop), then the sync of the WAL (off it).", buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers });
+  // A commit every few writes: hot histograms too, each one series (no labels), made now so it shows 0 before the first commit.
+  const batchSizes = new HotHistogram<never>({ name: 'plant_store_sqlite_commit_batch_size', help: 'Writes that shared one SQLite group commit (and its sync).', labelNames: [], buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000], registry });
+  const durations = new HotHistogram<never>({ name: 'plant_store_sqlite_commit_duration_seconds', help: "Time of each SQLite group commit: the batch's writes and COMMIT (on the event loop), then the sync of the WAL (off it).", labelNames: [], buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registry });
+  const batchSize = batchSizes.series();
+  const duration = durations.series();
   const failed = new Counter({ name: 'plant_store_sqlite_commit_failures_total', help: 'SQLite group commits that failed: none of their writes was kept, each answered with an error.', registers });
   failed.inc(0);
   const settled = (context: Timed<CommitContext>) => {
-    duration.observe(seconds(context));
+    durations.observe(duration, seconds(context));
     if ('error' in context) failed.inc();
   };
   const handlers: Handlers<Timed<CommitContext>> = {
     start: begin,
     // `end` comes when COMMIT has returned, before its sync; if COMMIT threw, it is the last event.
     end: (context) => {
-      batchSize.observe(context.batchSize);
+      batchSizes.observe(batchSize, context.batchSize);
       if ('error' in context) settled(context);
     },
     asyncStart: nothing,

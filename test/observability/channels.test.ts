@@ -2,7 +2,7 @@
 // store, and that a request's handle is traced only while someone listens.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import t, { type Test } from 'tap';
-import { authFailures, commits, rateLimited, storeCalls, type CommitContext, type StoreCallContext } from '../../src/observability/channels.js';
+import { authFailures, commits, rateLimited, storeCallTimes, storeCalls, type CommitContext, type StoreCallContext, type StoreCallTime } from '../../src/observability/channels.js';
 import { TracedStore } from '../../src/observability/traced-store.js';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 
@@ -57,6 +57,28 @@ t.test('a failed store call is published as an error', async (t) => {
   t.equal((await inject(t, app, { url: '/plants', headers: bearer(token) })).status, 500);
   t.equal(errors.length, 1, 'the failed token lookup');
   t.type(errors[0], Error);
+});
+
+t.test('store call times: one message per call as it settles, with its outcome and time, only while subscribed', async (t) => {
+  const app = await buildTestApp(t);
+  const token = await tokenFor(app, 'alice');
+  await inject(t, app, { url: '/plants', headers: bearer(token) });
+  const times = listen(t, storeCallTimes.name as string) as StoreCallTime[];
+  const before = performance.now();
+  t.equal((await inject(t, app, { method: 'POST', url: '/plants', headers: bearer(token), payload: { id: 1, name: 'Fern' } })).status, 200);
+  t.equal((await inject(t, app, { url: '/plants', headers: bearer(token) })).status, 200);
+  const elapsed = (performance.now() - before) / 1000;
+  const kind = app.store.kind;
+  t.same(
+    times.map(({ store, operation, outcome }) => `${store} ${operation} ${outcome}`),
+    [`${kind} findToken ok`, `${kind} addPlant ok`, `${kind} findToken ok`, `${kind} listPlants ok`],
+    'each call of the handle, in order',
+  );
+  for (const { seconds } of times) t.ok(seconds >= 0 && seconds <= elapsed, `a time within the requests' own (${seconds} s)`);
+
+  await app.store.close(); // the database goes away under the app
+  t.equal((await inject(t, app, { url: '/plants', headers: bearer(token) })).status, 500);
+  t.same(times.slice(4).map(({ operation, outcome }) => `${operation} ${outcome}`), ['findToken error'], 'the failed token lookup');
 });
 
 t.test('SQLite commits: one per batch, with its size', { skip: process.env.PLANT_STORE_TEST_STORE === 'postgres' && 'group commit is SQLite only' }, async (t) => {

@@ -3,7 +3,7 @@
 // channel counts; on PostgreSQL a real broken connection counts as a pool error.
 import t, { type Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { authFailures, commits, rateLimited, rateLimitStoreErrors, storeCalls } from '../../src/observability/channels.js';
+import { authFailures, commits, rateLimited, rateLimitStoreErrors, storeCallTimes, storeCalls } from '../../src/observability/channels.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { bearer, buildTestApp, inject, testConfig, tokenFor } from '../helpers/app.js';
 import { adminQuery } from '../helpers/postgres-database.js';
@@ -11,7 +11,7 @@ import { parsePrometheusText, valueOf, type Exposition } from '../helpers/promet
 import { onlyOn } from '../helpers/store-under-test.js';
 import { until } from '../helpers/until.js';
 
-const CHANNELS = [storeCalls.start, storeCalls.end, storeCalls.asyncEnd, storeCalls.error, commits.start, commits.end, authFailures, rateLimited, rateLimitStoreErrors];
+const CHANNELS = [storeCallTimes, storeCalls.start, storeCalls.end, storeCalls.asyncEnd, storeCalls.error, commits.start, commits.end, authFailures, rateLimited, rateLimitStoreErrors];
 const anySubscribed = () => CHANNELS.some((channel) => channel.hasSubscribers);
 /** Listening TCP servers of this process (a closed one leaves this list a moment after its close callback). */
 const listeners = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
@@ -39,7 +39,7 @@ t.test('off (no METRICS_PORT): no port, no subscription, no metrics decorator, /
   const token = await tokenFor(app, 'alice');
   t.equal((await inject(t, app, { method: 'POST', url: '/plants', headers: bearer(token), payload: { id: 1, name: 'Fern' } })).status, 200);
   t.equal((await inject(t, app, { url: '/metrics' })).status, 404);
-  t.notOk(storeCalls.hasSubscribers);
+  t.notOk(storeCalls.hasSubscribers || storeCallTimes.hasSubscribers);
 });
 
 t.test('on: the channels feed it until the app closes, which closes its port too', async (t) => {
@@ -47,7 +47,8 @@ t.test('on: the channels feed it until the app closes, which closes its port too
   const { app, url } = await withMetrics(t);
   t.match(url, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
   t.equal(listeners(), 2, 'the API port and the metrics port');
-  t.ok(storeCalls.hasSubscribers && authFailures.hasSubscribers && rateLimitStoreErrors.hasSubscribers);
+  t.ok(storeCallTimes.hasSubscribers && authFailures.hasSubscribers && rateLimitStoreErrors.hasSubscribers);
+  t.notOk(storeCalls.hasSubscribers, 'store calls are timed, not traced: that is for traces');
   t.equal(commits.hasSubscribers, app.store.kind === 'sqlite', 'commits are watched on SQLite only');
 
   // The Redis helper publishes here when its store fails (the limit then fails open).
