@@ -81,6 +81,19 @@ t.test('store call times: one message per call as it settles, with its outcome a
   t.same(times.slice(4).map(({ operation, outcome }) => `${operation} ${outcome}`), ['findToken error'], 'the failed token lookup');
 });
 
+t.test('traced and timed at once (traces and metrics both on): each call once on each channel', async (t) => {
+  const app = await buildTestApp(t);
+  const token = await tokenFor(app, 'alice');
+  const times = listen(t, storeCallTimes.name as string) as StoreCallTime[];
+  const traced: string[] = [];
+  const handlers = { asyncEnd: (context: StoreCallContext) => void traced.push(context.operation) };
+  storeCalls.subscribe(handlers as never);
+  t.teardown(() => storeCalls.unsubscribe(handlers as never));
+  t.equal((await inject(t, app, { url: '/plants', headers: bearer(token) })).status, 200);
+  t.same(traced, ['findToken', 'listPlants']);
+  t.same(times.map(({ operation, outcome }) => `${operation} ${outcome}`), ['findToken ok', 'listPlants ok']);
+});
+
 t.test('SQLite commits: one per batch, with its size', { skip: process.env.PLANT_STORE_TEST_STORE === 'postgres' && 'group commit is SQLite only' }, async (t) => {
   const app = await buildTestApp(t);
   const token = await tokenFor(app, 'alice');
