@@ -89,3 +89,13 @@ export function logged(server: RunningServer, pattern: RegExp): Promise<void> {
     server.child.stdout!.on('data', look);
   });
 }
+
+/**
+ * Resolves once the server has logged the arrival of a `method` request for `url`. Named, not any
+ * "incoming request": the log line of the /healthz poll that startServer made can reach the pipe after
+ * its answer, and matching it would say a request had arrived when it had not.
+ */
+export function loggedRequest(server: RunningServer, method: string, url: string): Promise<void> {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return logged(server, new RegExp(`"req":\\{"method":"${escape(method)}","url":"${escape(url)}".*"msg":"incoming request"`));
+}
