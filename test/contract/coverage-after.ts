@@ -1,4 +1,4 @@
-// Runs after the suite (tap `after`): fails the run, listing them, when a declared
+// Runs after the suite (`npm run test:sqlite`, after tap): fails the run, listing them, when a declared
 // (operation, status, media type) of openapi.yaml was never answered in any test.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
