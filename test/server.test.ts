@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import t from 'tap';
 import { fetchChecked } from './helpers/app.js';
 import { freshStore } from './helpers/store-under-test.js';
-import { logged, loggedRequest, runCli, startServer } from './helpers/process.js';
+import { logged, loggedCreate, runCli, startServer } from './helpers/process.js';
 
 t.test('a bad setting stops start-up with a message naming the variable, exit code 1', async (t) => {
   const { env } = await freshStore(t);
@@ -63,7 +63,7 @@ t.test('SIGTERM finishes the request in flight, then exits 0', async (t) => {
     // Half the body now, the rest once the server has begun shutting down: the request is in
     // flight when SIGTERM lands. Each step waits for the server's log line, not for a fixed time.
     req.write(body.slice(0, 10));
-    void loggedRequest(server, 'POST', '/plants')
+    void loggedCreate(server)
       .then(() => server.child.kill('SIGTERM'))
       .then(() => logged(server, /shutting down/))
       .then(() => req.end(body.slice(10)), reject);

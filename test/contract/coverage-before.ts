@@ -1,4 +1,4 @@
-// Runs before the suite (`npm run test:sqlite`, before tap): starts the contract sentinel's record afresh.
+// Runs before the SQLite leg of `npm test`: starts the contract sentinel's record afresh.
 import { rmSync } from 'node:fs';
 import { coverageDir } from '../helpers/contract.js';
 

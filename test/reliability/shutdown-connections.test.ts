@@ -8,7 +8,7 @@ import t from 'tap';
 import { BODY_GRACE_MS } from '../../src/plugins/graceful-close.js';
 import { bearer, tempDir } from '../helpers/app.js';
 import { projectRoot } from '../helpers/paths.js';
-import { loggedRequest, runCli, startServer, type RunningServer } from '../helpers/process.js';
+import { loggedCreate, runCli, startServer, type RunningServer } from '../helpers/process.js';
 import { until } from '../helpers/until.js';
 
 type T = Parameters<typeof tempDir>[0];
@@ -62,7 +62,7 @@ for (const name of Object.keys(cases(''))) {
   t.test(`SIGTERM with ${name} open: closed, exit 0 at once`, async (t) => {
     const { token, server } = await setup(t);
     const first = cases(token)[name as keyof ReturnType<typeof cases>];
-    const sawRequest = name === 'half a body' ? loggedRequest(server, 'POST', '/plants') : Promise.resolve();
+    const sawRequest = name === 'half a body' ? loggedCreate(server) : Promise.resolve();
     const connection = open(server, first);
     await until(() => connection.connected, 5000, 'the connection');
     await sawRequest;
@@ -84,7 +84,7 @@ t.test('SIGTERM with a request in flight and three unfinished connections: the r
     process.stdout.write('locked\\n'); process.stdin.on('end', () => { db.exec('COMMIT'); process.exit(0); }).resume();`, path], { cwd: projectRoot, stdio: ['pipe', 'pipe', 'inherit'] });
   t.teardown(() => void holder.kill('SIGKILL'));
   await new Promise((resolve) => holder.stdout.once('data', resolve));
-  const sawCreate = loggedRequest(server, 'POST', '/plants');
+  const sawCreate = loggedCreate(server);
   const create = fetch(`${server.url}/plants`, { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: '{"id":7,"name":"in flight"}' });
   await sawCreate;
   const others = Object.values(cases(token)).map((first) => open(server, first));
