@@ -9,7 +9,9 @@ export default defineConfig(
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       // Ids are bigints and counts are numbers; both print exactly in messages and URLs.
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
@@ -23,7 +25,10 @@ export default defineConfig(
       // are async by contract: an `async` function that awaits nothing is how both are written.
       '@typescript-eslint/require-await': 'off',
       // A leading underscore marks a parameter a signature requires but this code does not use.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -39,7 +44,16 @@ export default defineConfig(
       // Fixture documents are loose JSON that a test bends out of shape on purpose.
       '@typescript-eslint/no-explicit-any': 'off',
       // tap's subtests (t.test) run in order whether or not their promise is awaited.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'tap', name: 'test' }, { from: 'package', package: '@tapjs/core', name: 'test' }, { from: 'package', package: '@tapjs/test', name: 'test' }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'tap', name: 'test' },
+            { from: 'package', package: '@tapjs/core', name: 'test' },
+            { from: 'package', package: '@tapjs/test', name: 'test' },
+          ],
+        },
+      ],
     },
   },
 );

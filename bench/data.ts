@@ -61,7 +61,11 @@ export function dataSet(dir: string, rows: number): DataSet {
 }
 
 /** A private copy of a data set for one server, with a fresh token for the bench user and for each of `users`. */
-export async function workingCopy(data: DataSet, path: string, users: readonly string[] = []): Promise<{ path: string; tokens: Map<string, string> }> {
+export async function workingCopy(
+  data: DataSet,
+  path: string,
+  users: readonly string[] = [],
+): Promise<{ path: string; tokens: Map<string, string> }> {
   for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
   copyFileSync(data.path, path);
   const store = new SqliteStore(path);
@@ -82,7 +86,8 @@ export function seedPlants(path: string, seeds: readonly Seed[]): void {
     db.pragma('busy_timeout = 10000');
     const insert = db.prepare('INSERT OR IGNORE INTO plants (owner, id, name) VALUES (?, ?, ?)');
     db.transaction(() => {
-      for (const { owner, firstId, count } of seeds) for (let id = firstId; id < firstId + count; id++) insert.run(owner, id, `To delete ${id}`);
+      for (const { owner, firstId, count } of seeds)
+        for (let id = firstId; id < firstId + count; id++) insert.run(owner, id, `To delete ${id}`);
     })();
   } finally {
     db.close();

@@ -38,7 +38,10 @@ export function hasCommand(command: string): boolean {
 export function gitRevision(root: string): string {
   try {
     const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const changes = execFileSync('git', ['status', '--porcelain', '--', '.', ':(exclude)docs', ':(exclude)bench/findings.md'], { cwd: root, encoding: 'utf8' }).trim();
+    const changes = execFileSync('git', ['status', '--porcelain', '--', '.', ':(exclude)docs', ':(exclude)bench/findings.md'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).trim();
     return changes === '' ? commit : `${commit}+changes`;
   } catch {
     return 'unknown';
@@ -46,12 +49,17 @@ export function gitRevision(root: string): string {
 }
 
 /** "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer" -> "wrk debian/4.1.0-3+b2 [epoll]". */
-const firstLine = (text: string) => text.split('\n')[0]!.replace(/\s*Copyright.*$/, '').trim();
+const firstLine = (text: string) =>
+  text
+    .split('\n')[0]!
+    .replace(/\s*Copyright.*$/, '')
+    .trim();
 
 /** The load generator's version, as it reports it. */
 export function loadToolVersion(tool: 'wrk' | 'autocannon', root: string): string {
   try {
-    if (tool === 'autocannon') return `autocannon ${(JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')) as { version: string }).version}`;
+    if (tool === 'autocannon')
+      return `autocannon ${(JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')) as { version: string }).version}`;
     return firstLine(execFileSync('wrk', ['--version'], { encoding: 'utf8' }));
   } catch (error) {
     // wrk --version prints its version, then exits 1.

@@ -68,7 +68,9 @@ export async function measure(
   const databaseBefore = new Map((databasePids?.() ?? []).map((pid) => [pid, cpuSeconds(pid) ?? 0]));
   const started = performance.now();
   const connections = Math.max(1, Math.round(load.connections / instances.length));
-  const results = await Promise.all(instances.map((instance, i) => tool.run({ ...load, url: instance.url, connections, plan: shareOf(load.plan, i) })));
+  const results = await Promise.all(
+    instances.map((instance, i) => tool.run({ ...load, url: instance.url, connections, plan: shareOf(load.plan, i) })),
+  );
   const wall = (performance.now() - started) / 1000;
   const cpu = cpuOf(pids) - cpuBefore;
   // A database process that started during the run used all its CPU time in it.

@@ -25,7 +25,9 @@ export interface PostgresData {
 
 /** Why PostgreSQL scenarios cannot run here, or undefined when they can. */
 export function postgresUnavailable(): string | undefined {
-  return postgresBinDir() === undefined ? 'PostgreSQL server binaries (initdb, pg_ctl) not found; install postgresql-15 or set PG_BIN' : undefined;
+  return postgresBinDir() === undefined
+    ? 'PostgreSQL server binaries (initdb, pg_ctl) not found; install postgresql-15 or set PG_BIN'
+    : undefined;
 }
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -48,7 +50,10 @@ async function fill(url: string, rows: number): Promise<void> {
   await withClient(url, async (client) => {
     await client.query('SET synchronous_commit = off'); // data generation, not an acknowledged write
     const users = rows / PLANTS_PER_USER;
-    const owners = users === 1 ? `SELECT '${BENCH_USER}'::text AS owner` : `SELECT 'user-' || lpad(u::text, 4, '0') AS owner FROM generate_series(0, ${users - 1}) AS u`;
+    const owners =
+      users === 1
+        ? `SELECT '${BENCH_USER}'::text AS owner`
+        : `SELECT 'user-' || lpad(u::text, 4, '0') AS owner FROM generate_series(0, ${users - 1}) AS u`;
     await client.query(
       `INSERT INTO plants (owner, id, name, tag)
        SELECT owner, g, 'Plant ' || g || ' of ' || owner,
@@ -97,7 +102,9 @@ export async function postgresData(rows: number): Promise<PostgresData> {
       const pid = cluster.pid();
       return pid === undefined ? [] : withChildren(pid);
     },
-    destroy: () => { cluster.destroy(); },
+    destroy: () => {
+      cluster.destroy();
+    },
   };
 }
 

@@ -7,7 +7,8 @@ import type { RunRecord } from './run-record.js';
 import { SERVER_ENV } from './servers.js';
 import type { ScenarioSummary } from './summarize.js';
 
-const num = (value: number, digits = 0) => (Number.isFinite(value) ? value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
+const num = (value: number, digits = 0) =>
+  Number.isFinite(value) ? value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
 
 function table(summary: ScenarioSummary): string {
   const database = summary.contestants.some((c) => c.databaseCpuShare !== undefined);
@@ -31,7 +32,9 @@ function does(summary: ScenarioSummary): string {
 }
 
 function ratios(summary: ScenarioSummary): string {
-  const lines = summary.ratios.map((r) => `- ${r.of} / ${r.to}: **${num(r.median, 2)} ×** req/s (per-round ratios ${num(r.min, 2)} to ${num(r.max, 2)})`);
+  const lines = summary.ratios.map(
+    (r) => `- ${r.of} / ${r.to}: **${num(r.median, 2)} ×** req/s (per-round ratios ${num(r.min, 2)} to ${num(r.max, 2)})`,
+  );
   const costs = summary.rowCosts.map((c) => `- server CPU per extra row, limit ${c.from} → ${c.to}: **${num(c.microsPerRow, 3)} µs**`);
   const notes = summary.notes.map((note) => `- Note: ${note}`);
   return [...lines, ...costs, ...notes].join('\n');
@@ -42,13 +45,17 @@ const verdict = (run: RunRecord, met: boolean, strong: (text: string) => string)
   run.options.quick ? `${met ? 'met' : 'not met'} (quick run: not a measurement of the target)` : met ? 'met' : strong('not met');
 
 function targets(run: RunRecord): string {
-  const rows = run.summaries.flatMap((s) => s.targets.map((t) => `| ${s.title} | ${t.text} | ${t.measured} | ${verdict(run, t.met, (text) => `**${text}**`)} |`));
+  const rows = run.summaries.flatMap((s) =>
+    s.targets.map((t) => `| ${s.title} | ${t.text} | ${t.measured} | ${verdict(run, t.met, (text) => `**${text}**`)} |`),
+  );
   if (rows.length === 0) return 'No scenario with a target ran.';
   return ['| Scenario | Target | Measured | |', '|---|---|---|---|', ...rows].join('\n');
 }
 
 export function textSummary(run: RunRecord): string {
-  const out: string[] = [`\n${run.command}  (${run.machine.cpu}, ${run.machine.cores} cores, node ${run.machine.node}, ${run.durationSeconds} s)\n`];
+  const out: string[] = [
+    `\n${run.command}  (${run.machine.cpu}, ${run.machine.cores} cores, node ${run.machine.node}, ${run.durationSeconds} s)\n`,
+  ];
   for (const summary of run.summaries) {
     out.push(summary.title);
     for (const c of summary.contestants) {
@@ -81,7 +88,8 @@ function reproduce(run: RunRecord): string {
     `\`git checkout ${commit} && npm ci && ${run.command}\` (on Node.js ${run.machine.node}); to rewrite this page from the record alone,`,
     '`npm run bench -- --render docs/benchmarks.json`.',
   ];
-  if (dirty) lines.push('', '**The tree had uncommitted changes when this was measured: these figures cannot be reproduced from a commit.**');
+  if (dirty)
+    lines.push('', '**The tree had uncommitted changes when this was measured: these figures cannot be reproduced from a commit.**');
   if (run.options.quick) {
     const o = run.options;
     lines.push(
@@ -96,7 +104,9 @@ function reproduce(run: RunRecord): string {
 function markdown(run: RunRecord, root: string, findings: string): string {
   const m = run.machine;
   const o = run.options;
-  const env = Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`).join(' ');
+  const env = Object.entries(SERVER_ENV)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
   return `# Benchmarks
 
 <!-- Written by \`npm run bench\` (bench/run.ts, bench/report.ts): rerun it rather than editing. -->
@@ -173,7 +183,13 @@ export function writeDocs(root: string, run: RunRecord): string[] {
   const svg = join(docs, 'benchmarks.svg');
   const record = join(docs, 'benchmarks.json');
   writeFileSync(md, markdown(run, root, findings));
-  writeFileSync(svg, chart(run.summaries, `Median req/s per scenario, ${run.machine.cores} cores, ${run.options.tool}, ${run.options.connections} connections (${run.date.slice(0, 10)})`));
+  writeFileSync(
+    svg,
+    chart(
+      run.summaries,
+      `Median req/s per scenario, ${run.machine.cores} cores, ${run.options.tool}, ${run.options.connections} connections (${run.date.slice(0, 10)})`,
+    ),
+  );
   writeFileSync(record, `${JSON.stringify(run, null, 2)}\n`);
   return [relative(root, md), relative(root, svg), relative(root, record)];
 }

@@ -33,7 +33,13 @@ function pinning(): { server: string[]; load: string[]; note: string } {
   return { server: ['taskset', '-c', '0'], load: ['taskset', '-c', '1'], note: 'servers on core 0, load generator on core 1 (taskset)' };
 }
 
-async function runScenario(scenario: Scenario, options: Options, pin: ReturnType<typeof pinning>, workDir: string, postgres?: PostgresData): Promise<Measurement[]> {
+async function runScenario(
+  scenario: Scenario,
+  options: Options,
+  pin: ReturnType<typeof pinning>,
+  workDir: string,
+  postgres?: PostgresData,
+): Promise<Measurement[]> {
   const tool = loadTool(options.tool, pin.load);
   const servers = new Map<string, RunningServer>();
   const measurements: Measurement[] = [];
@@ -49,13 +55,23 @@ async function runScenario(scenario: Scenario, options: Options, pin: ReturnType
     for (let round = 1; round <= options.rounds; round++) {
       for (const [index, contestant] of scenario.contestants.entries()) {
         const server = servers.get(contestant.server ?? contestant.label)!;
-        const target: MeasureTarget = { instances: server.instances, ...(server.spec.kind === 'plant-store-postgres' && postgres && { databasePids: () => postgres.pids() }) };
+        const target: MeasureTarget = {
+          instances: server.instances,
+          ...(server.spec.kind === 'plant-store-postgres' && postgres && { databasePids: () => postgres.pids() }),
+        };
         // Every run gets fresh ids of its own (bench/load/id-ranges.ts): no run depends on what an earlier one used.
         const load = (seconds: number): LoadRequest => {
           const run = runs.get(contestant.label) ?? 0;
           runs.set(contestant.label, run + 1);
           const plan = contestant.plan(freshIds(index, run, contestant.idsSortFirst));
-          return { url: server.instances[0]!.url, token: server.token, tokens: server.tokens, connections: options.connections, seconds, plan };
+          return {
+            url: server.instances[0]!.url,
+            token: server.token,
+            tokens: server.tokens,
+            connections: options.connections,
+            seconds,
+            plan,
+          };
         };
         const warmup = options.warmupSeconds > 0 ? load(options.warmupSeconds) : undefined;
         const measured = load(options.seconds);
@@ -133,7 +149,8 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   // Before anything runs: the revision measured is the one the run started on.
   const revision = gitRevision(root);
-  if (revision.endsWith('+changes')) say(`the tree has uncommitted changes: these figures will not be reproducible from ${revision.slice(0, 12)}`);
+  if (revision.endsWith('+changes'))
+    say(`the tree has uncommitted changes: these figures will not be reproducible from ${revision.slice(0, 12)}`);
   if (!hasProc()) say('no /proc: server CPU and memory are not measured');
 
   const dataStarted = Date.now();
@@ -143,7 +160,9 @@ async function main(): Promise<void> {
 
   // The quick run keeps the PostgreSQL table small: starting and filling the server must fit in its minute.
   const postgresRows = options.quick ? 10_000 : 1_000_000;
-  let selected = allScenarios(big, small, postgresRows).filter((scenario) => (options.only.length > 0 ? options.only.includes(scenario.id) : !options.quick || scenario.quick));
+  let selected = allScenarios(big, small, postgresRows).filter((scenario) =>
+    options.only.length > 0 ? options.only.includes(scenario.id) : !options.quick || scenario.quick,
+  );
   if (selected.length === 0) throw new Error(`no scenario matches --only ${options.only.join(',')}`);
   let postgres: PostgresData | undefined;
   if (selected.some(usesPostgres)) {
@@ -155,7 +174,9 @@ async function main(): Promise<void> {
     } else {
       const pgStarted = Date.now();
       postgres = runningPostgres = await postgresData(postgresRows);
-      say(`data: PostgreSQL ${postgres.cluster.url.replace(/:[^:@/]*@/, ':***@')}, ${postgresRows.toLocaleString('en')} plants (${((Date.now() - pgStarted) / 1000).toFixed(1)} s)`);
+      say(
+        `data: PostgreSQL ${postgres.cluster.url.replace(/:[^:@/]*@/, ':***@')}, ${postgresRows.toLocaleString('en')} plants (${((Date.now() - pgStarted) / 1000).toFixed(1)} s)`,
+      );
     }
   }
   const workDir = join(dataDir, 'run');

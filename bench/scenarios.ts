@@ -13,10 +13,12 @@ const FIRST_PAGE = '/plants?limit=20';
 const DOES = {
   plantStoreAuth:
     'parses and routes the request (requests on one connection answered in order; a request id); authenticates the token (SHA-256, then its owner through the store: on SQLite from its token cache, in the read batch of its turn of the event loop, whose one read transaction and one `PRAGMA data_version` look, for commits by other connections, serve every request that arrived in that turn); validates the query against the contract',
-  plantStoreAnswer: 'picks the representation from Accept (none here: the Plant array); adds the Link, Vary, X-Request-Id and API security headers',
+  plantStoreAnswer:
+    'picks the representation from Accept (none here: the Plant array); adds the Link, Vary, X-Request-Id and API security headers',
   expressPeer:
     'express-openapi-validator checks the request against openapi.yaml; SHA-256 of the token and a SQLite lookup of its hash; a SQLite query of 21 rows; `JSON.stringify`; the response checked against openapi.yaml',
-  ceilingFixed: 'bare Fastify sends a constant: the same 20 plants as pre-built JSON text and a constant Link header; no auth, validation, database or serialization',
+  ceilingFixed:
+    'bare Fastify sends a constant: the same 20 plants as pre-built JSON text and a constant Link header; no auth, validation, database or serialization',
 };
 
 export function scenarios(big: DataSet, small: DataSet, postgresRows: number): Scenario[] {
@@ -42,7 +44,8 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
     { id: 'express-peer', kind: 'express-peer', data: big },
     { id: 'plant-store', kind: 'plant-store', data: big },
   ];
-  const each = (servers: ServerSpec[], contestant: Omit<Contestant, 'label'>) => servers.map((server) => ({ label: server.id, ...contestant }));
+  const each = (servers: ServerSpec[], contestant: Omit<Contestant, 'label'>) =>
+    servers.map((server) => ({ label: server.id, ...contestant }));
   const pages = pagesAtRandomCursors(20);
   return [
     realisticMix(big),
@@ -68,7 +71,8 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
     {
       id: 'get-random-pages',
       title: 'GET /plants?limit=20&cursor=(random)',
-      about: "Pages of 20 at 1,000 different cursors across the bench user's plants, picked at random: no page is asked often enough for a cache to matter.",
+      about:
+        "Pages of 20 at 1,000 different cursors across the bench user's plants, picked at random: no page is asked often enough for a cache to matter.",
       quick: true,
       servers: pageReaders,
       contestants: each(pageReaders, { plan: () => ({ kind: 'get-any', paths: pages }), rows: 20 }),
@@ -83,7 +87,8 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
     {
       id: 'post',
       title: 'POST /plants',
-      about: 'A new plant with a fresh id in each request. Plant Store answers after a group commit and the sync of the WAL after it (fdatasync on a libuv thread, as durable as synchronous=FULL); per-request-normal is the same Plant Store committing each write alone with synchronous=NORMAL; the Express peer commits each write alone with synchronous=NORMAL.',
+      about:
+        'A new plant with a fresh id in each request. Plant Store answers after a group commit and the sync of the WAL after it (fdatasync on a libuv thread, as durable as synchronous=FULL); per-request-normal is the same Plant Store committing each write alone with synchronous=NORMAL; the Express peer commits each write alone with synchronous=NORMAL.',
       quick: true,
       servers: writers,
       contestants: each(writers, { plan: ({ firstId, step }) => ({ kind: 'post', firstId, step }) }),
@@ -121,7 +126,10 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
         "As the previous scenario, but every new plant's id (negative, each below all before) sorts before all others, so it lands on the first page: each write drops Plant Store's cached first pages of that user, and the next read asks the database again.",
       quick: false,
       servers: writers,
-      contestants: each(writers, { plan: ({ firstId, step }) => ({ kind: 'mix', path: FIRST_PAGE, firstId, step, writeEvery: 10 }), idsSortFirst: true }),
+      contestants: each(writers, {
+        plan: ({ firstId, step }) => ({ kind: 'mix', path: FIRST_PAGE, firstId, step, writeEvery: 10 }),
+        idsSortFirst: true,
+      }),
       ours: 'plant-store',
       targets: [],
     },
@@ -164,7 +172,11 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
         { id: `plant-store@${big.name}`, kind: 'plant-store', data: big },
         { id: `plant-store@${small.name}`, kind: 'plant-store', data: small },
       ],
-      contestants: [`plant-store@${big.name}`, `plant-store@${small.name}`].map((label) => ({ label, plan: () => ({ kind: 'get-any', paths: pages }), rows: 20 })),
+      contestants: [`plant-store@${big.name}`, `plant-store@${small.name}`].map((label) => ({
+        label,
+        plan: () => ({ kind: 'get-any', paths: pages }),
+        rows: 20,
+      })),
       ours: `plant-store@${big.name}`,
       targets: [{ kind: 'ratio', of: `plant-store@${big.name}`, to: `plant-store@${small.name}`, atLeast: 0.9 }],
     },

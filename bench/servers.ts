@@ -10,7 +10,8 @@ import type { Seed } from './load/seeds.js';
 import { seedPostgresPlants, type PostgresData } from './postgres-data.js';
 import { startFlags } from './start-flags.js';
 
-export type ServerKind = 'ceiling' | 'ceiling-pages' | 'express-peer' | 'plant-store' | 'plant-store-per-request-normal' | 'plant-store-postgres';
+export type ServerKind =
+  'ceiling' | 'ceiling-pages' | 'express-peer' | 'plant-store' | 'plant-store-per-request-normal' | 'plant-store-postgres';
 
 export interface ServerSpec {
   /** Unique within a scenario, e.g. "plant-store" or "plant-store@10k". */
@@ -76,8 +77,14 @@ async function freePort(): Promise<number> {
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => socket.end(() => { resolve(true); }));
-    socket.once('error', () => { resolve(false); });
+    socket.once('connect', () =>
+      socket.end(() => {
+        resolve(true);
+      }),
+    );
+    socket.once('error', () => {
+      resolve(false);
+    });
   });
 }
 
@@ -95,13 +102,23 @@ interface Process extends ServerInstance {
   stop(): Promise<void>;
 }
 
-async function startProcess(kind: ServerKind, root: string, env: Record<string, string>, pin: readonly string[], metrics = false): Promise<Process> {
+async function startProcess(
+  kind: ServerKind,
+  root: string,
+  env: Record<string, string>,
+  pin: readonly string[],
+  metrics = false,
+): Promise<Process> {
   const port = await freePort();
   const metricsPort = metrics ? await freePort() : undefined;
   const nodeFlags = PLANT_STORE_KINDS.has(kind) ? startFlags(root) : [];
   const [command, ...args] = [...pin, process.execPath, ...nodeFlags, ENTRY[kind]];
   const portEnv = { PORT: String(port), ...(metricsPort !== undefined && { METRICS_PORT: String(metricsPort) }) };
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...SERVER_ENV, ...portEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...SERVER_ENV, ...portEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
@@ -137,17 +154,27 @@ async function prepareData(spec: ServerSpec, workDir: string, postgres: Postgres
   }
   if (spec.data) {
     const { path, tokens } = await workingCopy(spec.data, join(workDir, `${spec.id}.db`), spec.users);
-    return { env: { DATABASE_PATH: path }, tokens, seed: (seeds) => {
-      seedPlants(path, seeds);
-      return Promise.resolve();
-    } };
+    return {
+      env: { DATABASE_PATH: path },
+      tokens,
+      seed: (seeds) => {
+        seedPlants(path, seeds);
+        return Promise.resolve();
+      },
+    };
   }
   // The ceilings check no token; they get one that says so.
   return { env: {}, tokens: new Map([BENCH_USER, ...(spec.users ?? [])].map((user) => [user, 'none'])), seed: () => Promise.resolve() };
 }
 
 /** `pin` is a command prefix such as ['taskset', '-c', '0'], or empty; `postgres` holds the databases of plant-store-postgres. */
-export async function startServer(spec: ServerSpec, root: string, workDir: string, pin: readonly string[], postgres?: PostgresData): Promise<RunningServer> {
+export async function startServer(
+  spec: ServerSpec,
+  root: string,
+  workDir: string,
+  pin: readonly string[],
+  postgres?: PostgresData,
+): Promise<RunningServer> {
   const data = await prepareData(spec, workDir, postgres);
   const processes: Process[] = [];
   const stop = async () => {
@@ -161,5 +188,12 @@ export async function startServer(spec: ServerSpec, root: string, workDir: strin
     throw error;
   }
   const token = data.tokens.get(BENCH_USER)!;
-  return { spec, instances: processes.map(({ pid, url }) => ({ pid, url })), token, tokens: data.tokens, seed: (seeds) => data.seed(seeds), stop };
+  return {
+    spec,
+    instances: processes.map(({ pid, url }) => ({ pid, url })),
+    token,
+    tokens: data.tokens,
+    seed: (seeds) => data.seed(seeds),
+    stop,
+  };
 }

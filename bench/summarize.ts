@@ -7,7 +7,16 @@ import { max, median } from './stats.js';
 /** Medians over the rounds of one contestant's measurements (peak RSS: the highest; failures: summed). */
 export type ContestantSummary = Pick<
   Measurement,
-  'label' | 'requestsPerSecond' | 'p50Ms' | 'p99Ms' | 'cpuShare' | 'cpuMicrosPerRequest' | 'databaseCpuShare' | 'peakRssMB' | 'unexpected' | 'errors'
+  | 'label'
+  | 'requestsPerSecond'
+  | 'p50Ms'
+  | 'p99Ms'
+  | 'cpuShare'
+  | 'cpuMicrosPerRequest'
+  | 'databaseCpuShare'
+  | 'peakRssMB'
+  | 'unexpected'
+  | 'errors'
 > & { rows?: number };
 
 export interface RatioSummary {
@@ -67,16 +76,29 @@ function rowCosts(scenario: Scenario, measurements: Measurement[]): ScenarioSumm
   });
 }
 
-function judge(target: Target, measurements: Measurement[], contestants: ContestantSummary[], costs: ScenarioSummary['rowCosts']): TargetResult {
+function judge(
+  target: Target,
+  measurements: Measurement[],
+  contestants: ContestantSummary[],
+  costs: ScenarioSummary['rowCosts'],
+): TargetResult {
   const find = (label: string) => contestants.find((c) => c.label === label)!;
   switch (target.kind) {
     case 'ratio': {
       const r = ratio(measurements, target.of, target.to);
-      return { text: `${target.of} at least ${target.atLeast} × ${target.to} (req/s)`, measured: `${r.median.toFixed(3)} ×`, met: r.median >= target.atLeast };
+      return {
+        text: `${target.of} at least ${target.atLeast} × ${target.to} (req/s)`,
+        measured: `${r.median.toFixed(3)} ×`,
+        met: r.median >= target.atLeast,
+      };
     }
     case 'rss': {
       const extra = find(target.of).peakRssMB - find(target.to).peakRssMB;
-      return { text: `${target.of} peak RSS at most ${target.to}'s + ${target.megabytes} MB`, measured: `${extra >= 0 ? '+' : ''}${extra.toFixed(1)} MB`, met: extra <= target.megabytes };
+      return {
+        text: `${target.of} peak RSS at most ${target.to}'s + ${target.megabytes} MB`,
+        measured: `${extra >= 0 ? '+' : ''}${extra.toFixed(1)} MB`,
+        met: extra <= target.megabytes,
+      };
     }
     case 'tail': {
       const tails = [...perRound(measurements, target.of).values()].map((m) => m.p99Ms / m.p50Ms);
@@ -114,7 +136,8 @@ export function summarize(scenario: Scenario, measurements: Measurement[]): Scen
     };
   });
   const ours = scenario.ours;
-  const ratios = ours === undefined ? [] : scenario.contestants.filter((c) => c.label !== ours).map((c) => ratio(measurements, ours, c.label));
+  const ratios =
+    ours === undefined ? [] : scenario.contestants.filter((c) => c.label !== ours).map((c) => ratio(measurements, ours, c.label));
   const costs = rowCosts(scenario, measurements);
   const notes = contestants
     .filter((c) => c.cpuShare < 0.85)

@@ -22,7 +22,8 @@ const conflictBody: ApiError | undefined = conflict.error;
 console.log(`conflict: ${conflict.response.status} ${conflictBody?.message}`);
 
 try {
-  for await (const plant of client.allPlants({ limit: 1 })) console.log(`listed: ${plant.name}${plant.tag === undefined ? '' : ` (${plant.tag})`}`);
+  for await (const plant of client.allPlants({ limit: 1 }))
+    console.log(`listed: ${plant.name}${plant.tag === undefined ? '' : ` (${plant.tag})`}`);
 } catch (error) {
   if (error instanceof PlantStoreError) console.error(`listing failed: ${error.status} ${error.message}`);
   throw error;

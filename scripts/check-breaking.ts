@@ -12,7 +12,9 @@ import { versionRule } from './contract-diff/version-rule.js';
 const USAGE = 'Usage: npm run check:breaking -- [--base <git-ref>] [--contract <file>]';
 
 function main(): number {
-  const { values } = parseArgs({ options: { base: { type: 'string' }, contract: { type: 'string', default: 'openapi.yaml' }, help: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { base: { type: 'string' }, contract: { type: 'string', default: 'openapi.yaml' }, help: { type: 'boolean' } },
+  });
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -23,7 +25,9 @@ function main(): number {
   if (base === undefined) {
     const release = lastRelease(cwd, file);
     base = release.commit;
-    console.log(`base: ${file} at ${release.commit.slice(0, 12)}, the last commit that changed info.version (to ${String(release.version)})`);
+    console.log(
+      `base: ${file} at ${release.commit.slice(0, 12)}, the last commit that changed info.version (to ${String(release.version)})`,
+    );
   } else {
     console.log(`base: ${file} at ${base}`);
   }

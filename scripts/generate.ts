@@ -61,7 +61,11 @@ if (process.argv.includes('--check')) {
   const fresh = mkdtempSync(join(tmpdir(), 'plant-store-generated-'));
   try {
     writeAll(fresh, files);
-    execFileSync('diff', ['-ru', '--label', 'generated/ (committed)', '--label', 'generated/ (from openapi.yaml)', join(root, 'generated'), fresh], { stdio: 'inherit' });
+    execFileSync(
+      'diff',
+      ['-ru', '--label', 'generated/ (committed)', '--label', 'generated/ (from openapi.yaml)', join(root, 'generated'), fresh],
+      { stdio: 'inherit' },
+    );
     console.log('generated/ matches openapi.yaml');
   } catch {
     console.error('generated/ differs from what openapi.yaml produces (above); run `npm run generate` and commit the result.');
@@ -71,5 +75,9 @@ if (process.argv.includes('--check')) {
   }
 } else {
   writeAll(join(root, 'generated'), files);
-  console.log(`wrote ${Object.keys(files).map((name) => `generated/${name}`).join(', ')}`);
+  console.log(
+    `wrote ${Object.keys(files)
+      .map((name) => `generated/${name}`)
+      .join(', ')}`,
+  );
 }

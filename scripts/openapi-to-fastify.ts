@@ -16,7 +16,8 @@ const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const COMPONENT_SCHEMA = '#/components/schemas/';
 
 /** A value of the document as it reads in a message. */
-const show = (value: Json | undefined): string => (typeof value === 'string' ? value : value === undefined ? 'nothing' : JSON.stringify(value));
+const show = (value: Json | undefined): string =>
+  typeof value === 'string' ? value : value === undefined ? 'nothing' : JSON.stringify(value);
 
 function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -56,7 +57,11 @@ export function toJsonSchema(schema: Json, part: Part, document: JsonObject, whe
   if (!isObject(schema)) return schema;
   if (Array.isArray(schema.type) && schema.type.includes('integer')) {
     // exactInteger replaces `type: integer` whole; a list of types would lose its other members.
-    throw new UnsupportedConstruct(where, `type: [${schema.type.map(show).join(', ')}]`, 'write type: integer alone (with anyOf for the other types)');
+    throw new UnsupportedConstruct(
+      where,
+      `type: [${schema.type.map(show).join(', ')}]`,
+      'write type: integer alone (with anyOf for the other types)',
+    );
   }
   if (typeof schema.$ref === 'string') {
     if (!schema.$ref.startsWith(COMPONENT_SCHEMA)) throw new Error(`unsupported $ref ${schema.$ref}`);
@@ -70,7 +75,9 @@ export function toJsonSchema(schema: Json, part: Part, document: JsonObject, whe
     if (OPENAPI_ONLY.has(key) || key.startsWith('x-')) continue;
     if (key === 'format' && (value === 'int32' || value === 'int64')) continue;
     if (key === 'properties' && isObject(value)) {
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toJsonSchema(sub, part, document, `${where}.properties.${name}`)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, toJsonSchema(sub, part, document, `${where}.properties.${name}`)]),
+      );
     } else if (SCHEMA_VALUED.has(key)) {
       out[key] = toJsonSchema(value, part, document, `${where}.${key}`);
     } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
@@ -85,7 +92,10 @@ export function toJsonSchema(schema: Json, part: Part, document: JsonObject, whe
 /** Component schemas, each with `$id` equal to its name, for `fastify.addSchema`. */
 export function componentSchemas(document: JsonObject): JsonObject[] {
   const schemas = object(object(document.components, 'components').schemas, 'components.schemas');
-  return Object.entries(schemas).map(([name, schema]) => ({ $id: name, ...object(toJsonSchema(schema, 'response', document, `components.schemas.${name}`), name) }));
+  return Object.entries(schemas).map(([name, schema]) => ({
+    $id: name,
+    ...object(toJsonSchema(schema, 'response', document, `components.schemas.${name}`), name),
+  }));
 }
 
 function parameterSchema(document: JsonObject, parameters: JsonObject[], location: string, where: string): JsonObject | undefined {
@@ -117,11 +127,17 @@ function responseSchema(document: JsonObject, response: JsonObject, where: strin
   const jsonTypes = Object.keys(content).filter((type) => JSON_MEDIA_TYPE.test(type));
   const inexact = jsonTypes.filter((type) => !EXACT_MEDIA_TYPE.test(type));
   if (inexact.length > 0) {
-    throw new UnsupportedConstruct(where, `the JSON media type ${inexact.join(', ')}`, 'write each JSON media type in lower case without parameters or wildcards, the form Fastify matches a reply\'s Content-Type against');
+    throw new UnsupportedConstruct(
+      where,
+      `the JSON media type ${inexact.join(', ')}`,
+      "write each JSON media type in lower case without parameters or wildcards, the form Fastify matches a reply's Content-Type against",
+    );
   }
   const schemas = jsonTypes.flatMap((type) => {
     const media = content[type];
-    return isObject(media) && media.schema !== undefined ? [[type, toJsonSchema(media.schema, 'response', document, `${where} ${type}`)] as const] : [];
+    return isObject(media) && media.schema !== undefined
+      ? [[type, toJsonSchema(media.schema, 'response', document, `${where} ${type}`)] as const]
+      : [];
   });
   if (schemas.length === 0) return null;
   if (schemas.length === 1 && schemas[0]![0] === 'application/json') return schemas[0]![1];
@@ -150,7 +166,12 @@ export function operationSchemas(document: JsonObject): Record<string, FastifyOp
   for (const [path, pathValue] of Object.entries(object(document.paths, 'paths'))) {
     const pathItem = object(pathValue, path);
     for (const method of UNSUPPORTED_METHODS) {
-      if (pathItem[method] !== undefined) throw new UnsupportedConstruct(path, `the ${method} operation`, 'Fastify answers HEAD and OPTIONS itself; declare get, put, post, delete or patch');
+      if (pathItem[method] !== undefined)
+        throw new UnsupportedConstruct(
+          path,
+          `the ${method} operation`,
+          'Fastify answers HEAD and OPTIONS itself; declare get, put, post, delete or patch',
+        );
     }
     for (const method of METHODS) {
       if (pathItem[method] === undefined) continue;
@@ -158,12 +179,23 @@ export function operationSchemas(document: JsonObject): Record<string, FastifyOp
       const operation = object(pathItem[method], where);
       const id = operation.operationId;
       if (typeof id !== 'string') throw new Error(`openapi.yaml: ${where} has no operationId`);
-      if (operations[id] !== undefined) throw new UnsupportedConstruct(where, `operationId ${id}, already used by ${operations[id].method} ${operations[id].path},`, 'give every operation its own operationId');
-      const parameters = [...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []), ...(Array.isArray(operation.parameters) ? operation.parameters : [])]
-        .map((parameter, index) => deref(document, parameter, `${where}.parameters[${index}]`));
+      if (operations[id] !== undefined)
+        throw new UnsupportedConstruct(
+          where,
+          `operationId ${id}, already used by ${operations[id].method} ${operations[id].path},`,
+          'give every operation its own operationId',
+        );
+      const parameters = [
+        ...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []),
+        ...(Array.isArray(operation.parameters) ? operation.parameters : []),
+      ].map((parameter, index) => deref(document, parameter, `${where}.parameters[${index}]`));
       for (const parameter of parameters) {
         if (parameter.in !== 'query' && parameter.in !== 'path') {
-          throw new UnsupportedConstruct(where, `the ${show(parameter.in)} parameter ${show(parameter.name)}`, 'only query and path parameters are validated; describe headers under the security schemes or leave them out');
+          throw new UnsupportedConstruct(
+            where,
+            `the ${show(parameter.in)} parameter ${show(parameter.name)}`,
+            'only query and path parameters are validated; describe headers under the security schemes or leave them out',
+          );
         }
       }
       const schema: JsonObject = {};
@@ -175,10 +207,22 @@ export function operationSchemas(document: JsonObject): Record<string, FastifyOp
         const body = deref(document, operation.requestBody, `${where}.requestBody`);
         const content = object(body.content, `${where}.requestBody.content`);
         const others = Object.keys(content).filter((type) => type !== 'application/json');
-        if (others.length > 0) throw new UnsupportedConstruct(`${where} request body`, `the media type ${others.join(', ')}`, 'the service reads application/json bodies only');
-        schema.body = toJsonSchema(object(content['application/json'], `${where} JSON body`).schema ?? {}, 'json', document, `${where} request body`);
+        if (others.length > 0)
+          throw new UnsupportedConstruct(
+            `${where} request body`,
+            `the media type ${others.join(', ')}`,
+            'the service reads application/json bodies only',
+          );
+        schema.body = toJsonSchema(
+          object(content['application/json'], `${where} JSON body`).schema ?? {},
+          'json',
+          document,
+          `${where} request body`,
+        );
       }
-      const response = Object.fromEntries(Object.entries(responseSchemas(document, operation, where)).filter(([, value]) => value !== null));
+      const response = Object.fromEntries(
+        Object.entries(responseSchemas(document, operation, where)).filter(([, value]) => value !== null),
+      );
       if (Object.keys(response).length > 0) schema.response = response;
       const security = Array.isArray(operation.security) ? operation.security : document.security;
       operations[id] = {

@@ -14,7 +14,8 @@ let url = process.env.PLANT_STORE_TEST_DATABASE_URL || undefined;
 let cluster: PostgresCluster | undefined;
 if (url === undefined) {
   if (postgresBinDir() === undefined) {
-    const reason = 'no PostgreSQL server binaries (initdb, pg_ctl) found; install postgresql-15, set PG_BIN, or set PLANT_STORE_TEST_DATABASE_URL';
+    const reason =
+      'no PostgreSQL server binaries (initdb, pg_ctl) found; install postgresql-15, set PG_BIN, or set PLANT_STORE_TEST_DATABASE_URL';
     if (process.env.CI === 'true') {
       process.stderr.write(`PostgreSQL leg: CI=true requires it, but ${reason}\n`);
       process.exit(1);

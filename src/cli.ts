@@ -70,7 +70,8 @@ async function tokenCommand(args: string[]): Promise<void> {
   if (action === undefined) throw new UsageError('a token command is missing: create, list or revoke');
   const create = action === 'create' ? createArguments(args.slice(1)) : undefined;
   if (create === undefined && extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
-  if (action === 'revoke' && argument === undefined) throw new UsageError('a token id is missing: plant-store token revoke <id> (see "plant-store token list")');
+  if (action === 'revoke' && argument === undefined)
+    throw new UsageError('a token id is missing: plant-store token revoke <id> (see "plant-store token list")');
   const store = await openAnnounced();
   try {
     if (create !== undefined) {
@@ -107,7 +108,10 @@ async function main(args: string[]): Promise<void> {
   if (command === 'serve' && rest.length === 0) return serve();
   if (command === 'migrate' && rest.length === 0) return migrateCommand();
   if (command === 'token') return tokenCommand(rest);
-  if (command === 'conformance') return import('./conformance/command.js').then(async ({ conformanceCommand }) => void (process.exitCode = await conformanceCommand(rest)));
+  if (command === 'conformance')
+    return import('./conformance/command.js').then(
+      async ({ conformanceCommand }) => void (process.exitCode = await conformanceCommand(rest)),
+    );
   if (command === undefined) throw new UsageError('a command is missing');
   if (command === 'help' || command === '--help') {
     process.stdout.write(`${USAGE}\n`);

@@ -75,7 +75,10 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
 
 /** Comma-separated exact origins (scheme, host, port), as browsers send them in the Origin header. */
 function origins(env: Env, name: string): string[] {
-  const entries = (env[name] ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = (env[name] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   for (const entry of entries) {
     let origin: string | undefined;
     try {
@@ -86,7 +89,9 @@ function origins(env: Env, name: string): string[] {
     // Comparing with URL's own serialization refuses paths, a trailing slash, default ports,
     // upper case and '*': none of them would ever equal the Origin a browser sends.
     if (origin !== entry || !/^https?:/.test(entry)) {
-      throw new ConfigError(`${name} must be comma-separated origins such as https://app.example.com or http://localhost:5173 (scheme, host and port only), not "${entry}"`);
+      throw new ConfigError(
+        `${name} must be comma-separated origins such as https://app.example.com or http://localhost:5173 (scheme, host and port only), not "${entry}"`,
+      );
     }
   }
   return [...new Set(entries)];
@@ -128,7 +133,8 @@ function metricsPort(env: Env, port: number): number | undefined {
   if (env.METRICS_PORT === undefined || env.METRICS_PORT === '') return undefined;
   const value = integer(env, 'METRICS_PORT', 0, 0, 65535);
   // 0 asks the system for a free port each time, so two zeros never collide.
-  if (value !== 0 && value === port) throw new ConfigError(`METRICS_PORT must differ from PORT (${port}): metrics are never served on the API's port`);
+  if (value !== 0 && value === port)
+    throw new ConfigError(`METRICS_PORT must differ from PORT (${port}): metrics are never served on the API's port`);
   return value;
 }
 
@@ -138,7 +144,9 @@ function databaseUrl(env: Env): string | undefined {
   if (!/^postgres(ql)?:\/\//.test(text)) {
     // Only the scheme is echoed: the rest of the value may hold a password.
     const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(text)?.[0];
-    throw new ConfigError(`DATABASE_URL must be a postgres:// or postgresql:// URL, not ${scheme ? `a ${scheme} one` : 'a value without that scheme'}`);
+    throw new ConfigError(
+      `DATABASE_URL must be a postgres:// or postgresql:// URL, not ${scheme ? `a ${scheme} one` : 'a value without that scheme'}`,
+    );
   }
   return text;
 }
@@ -150,14 +158,16 @@ function redisUrl(env: Env): string | undefined {
   const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(text)?.[0];
   const wanted = 'REDIS_URL must be a redis:// or rediss:// URL such as redis://redis.internal:6379';
   if (!/^rediss?:\/\//.test(text)) throw new ConfigError(`${wanted}, not ${scheme ? `a ${scheme} one` : 'a value without that scheme'}`);
-  if (!URL.canParse(text) || new URL(text).hostname === '') throw new ConfigError(`${wanted}; this ${scheme} URL does not parse or names no host`);
+  if (!URL.canParse(text) || new URL(text).hostname === '')
+    throw new ConfigError(`${wanted}; this ${scheme} URL does not parse or names no host`);
   return text;
 }
 
 function redisKeyPrefix(env: Env): string {
   const text = env.REDIS_KEY_PREFIX;
   if (text === undefined || text === '') return 'plant-store:';
-  if (!/^[\x21-\x7e]{1,100}$/.test(text)) throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 100 printable characters without spaces, not "${text}"`);
+  if (!/^[\x21-\x7e]{1,100}$/.test(text))
+    throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 100 printable characters without spaces, not "${text}"`);
   return text;
 }
 
@@ -170,10 +180,14 @@ function traces(env: Env): TracesConfig | undefined {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
   const [name, url] = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
     ? ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT]
-    : ['OTEL_EXPORTER_OTLP_ENDPOINT', env.OTEL_EXPORTER_OTLP_ENDPOINT && `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`];
+    : [
+        'OTEL_EXPORTER_OTLP_ENDPOINT',
+        env.OTEL_EXPORTER_OTLP_ENDPOINT && `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`,
+      ];
   if (!url) return undefined;
   // The value is not echoed: an endpoint URL may carry credentials.
-  if (!/^https?:\/\/[^/?#]/.test(url) || !URL.canParse(url)) throw new ConfigError(`${name} must be an http:// or https:// URL, such as http://localhost:4318`);
+  if (!/^https?:\/\/[^/?#]/.test(url) || !URL.canParse(url))
+    throw new ConfigError(`${name} must be an http:// or https:// URL, such as http://localhost:4318`);
   const protocolName = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   // OTLP over gRPC would need another exporter and its native dependencies; collectors accept both HTTP encodings.
   const protocol = oneOf(env, protocolName, 'http/protobuf', ['http/protobuf', 'http/json']) as TracesConfig['protocol'];

@@ -18,7 +18,10 @@ t.test('token create, list and revoke, on a database that does not exist yet', a
 
   const listed = await runCli(['token', 'list'], env);
   t.equal(listed.code, 0);
-  t.match(listed.stdout, /^ID\tUSER\tCREATED\tSTATE\tEXPIRES\tLAST USED\n1\talice\t\S+\tactive\tnever\t-\n2\tbob\t\S+\tactive\tnever\t-\n$/);
+  t.match(
+    listed.stdout,
+    /^ID\tUSER\tCREATED\tSTATE\tEXPIRES\tLAST USED\n1\talice\t\S+\tactive\tnever\t-\n2\tbob\t\S+\tactive\tnever\t-\n$/,
+  );
   t.notMatch(listed.stdout, /pst_/, 'never the tokens');
 
   const server = await startServer(t, env);
@@ -173,7 +176,7 @@ t.test('every command says which database it used, and that it created one', asy
   t.match(first.stdout, /^pst_/, 'stdout still holds only the token');
 });
 
-t.test('run from another folder, the default database is that folder\'s, and the command says so', onlyOn('sqlite'), async (t) => {
+t.test("run from another folder, the default database is that folder's, and the command says so", onlyOn('sqlite'), async (t) => {
   const folder = tempDir(t);
   const created = await runCli(['token', 'create', 'dave'], { DATABASE_PATH: '', DATABASE_URL: '' }, folder);
   t.equal(created.code, 0);

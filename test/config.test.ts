@@ -54,8 +54,22 @@ t.test('CORS_ORIGINS: none by default; exact origins, comma-separated', async (t
 });
 
 t.test('CORS_ORIGINS: anything a browser would never send as Origin stops start-up, naming the variable', async (t) => {
-  for (const value of ['*', 'app.example.com', 'https://app.example.com/', 'https://app.example.com/path', 'https://App.example.com', 'https://app.example.com:443', 'ftp://files.example.com', 'null', 'https://ok.example.com,nope']) {
-    t.throws(() => loadConfig({ CORS_ORIGINS: value }), { constructor: ConfigError, message: /^CORS_ORIGINS must be comma-separated origins/ }, value);
+  for (const value of [
+    '*',
+    'app.example.com',
+    'https://app.example.com/',
+    'https://app.example.com/path',
+    'https://App.example.com',
+    'https://app.example.com:443',
+    'ftp://files.example.com',
+    'null',
+    'https://ok.example.com,nope',
+  ]) {
+    t.throws(
+      () => loadConfig({ CORS_ORIGINS: value }),
+      { constructor: ConfigError, message: /^CORS_ORIGINS must be comma-separated origins/ },
+      value,
+    );
   }
 });
 
@@ -71,7 +85,11 @@ t.test('REDIS_URL: off by default; redis:// or rediss:// URLs share the rate lim
 
 t.test('a bad Redis setting is a ConfigError naming the variable, never repeating a password', async (t) => {
   const cases: Array<[string, string, RegExp]> = [
-    ['REDIS_URL', 'http://:hunter2@redis.internal:6379', /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL such as redis:\/\/redis.internal:6379, not a http: one$/],
+    [
+      'REDIS_URL',
+      'http://:hunter2@redis.internal:6379',
+      /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL such as redis:\/\/redis.internal:6379, not a http: one$/,
+    ],
     ['REDIS_URL', 'redis.internal:6379', /^REDIS_URL must be .* not a redis.internal: one$/],
     ['REDIS_URL', '//:hunter2@redis.internal', /^REDIS_URL must be .* not a value without that scheme$/],
     ['REDIS_URL', 'redis:/hunter2', /^REDIS_URL must be .* not a redis: one$/],
@@ -91,10 +109,25 @@ t.test('a bad Redis setting is a ConfigError naming the variable, never repeatin
 t.test('OIDC settings: none by default; issuer and audience together; the user claim defaults to sub', async (t) => {
   t.equal(loadConfig({}).oidc, undefined, 'without OIDC_ISSUER, pst_ tokens only');
   const oidc = loadConfig({ OIDC_ISSUER: 'https://example.eu.auth0.com/', OIDC_AUDIENCE: 'https://plants.example.com' }).oidc;
-  t.match(oidc, { issuer: 'https://example.eu.auth0.com/', audience: 'https://plants.example.com', userClaim: 'sub', docsClientId: undefined, clockToleranceSeconds: 30 });
-  const keycloak = loadConfig({ OIDC_ISSUER: 'https://sso.example.com/realms/plants', OIDC_AUDIENCE: 'plant-store', OIDC_USER_CLAIM: 'preferred_username', OIDC_DOCS_CLIENT_ID: 'plant-store-docs' }).oidc;
+  t.match(oidc, {
+    issuer: 'https://example.eu.auth0.com/',
+    audience: 'https://plants.example.com',
+    userClaim: 'sub',
+    docsClientId: undefined,
+    clockToleranceSeconds: 30,
+  });
+  const keycloak = loadConfig({
+    OIDC_ISSUER: 'https://sso.example.com/realms/plants',
+    OIDC_AUDIENCE: 'plant-store',
+    OIDC_USER_CLAIM: 'preferred_username',
+    OIDC_DOCS_CLIENT_ID: 'plant-store-docs',
+  }).oidc;
   t.match(keycloak, { issuer: 'https://sso.example.com/realms/plants', userClaim: 'preferred_username', docsClientId: 'plant-store-docs' });
-  t.equal(loadConfig({ OIDC_ISSUER: 'http://127.0.0.1:8080', OIDC_AUDIENCE: 'a' }).oidc?.issuer, 'http://127.0.0.1:8080', 'http only for a provider on this machine');
+  t.equal(
+    loadConfig({ OIDC_ISSUER: 'http://127.0.0.1:8080', OIDC_AUDIENCE: 'a' }).oidc?.issuer,
+    'http://127.0.0.1:8080',
+    'http only for a provider on this machine',
+  );
 });
 
 t.test('a bad OIDC setting is a ConfigError naming the variable', async (t) => {
@@ -122,26 +155,61 @@ t.test('a bad OIDC setting is a ConfigError naming the variable', async (t) => {
 t.test('traces: on when an OTLP endpoint is set, with the standard OpenTelemetry variables', async (t) => {
   t.equal(loadConfig({}).traces, undefined, 'off by default');
   t.equal(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }).traces, undefined, 'empty is unset');
-  t.same(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).traces, { url: 'http://collector:4318/v1/traces', protocol: 'http/protobuf' }, '/v1/traces appended; protobuf, the OTLP default');
-  t.same(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example/otlp/' }).traces?.url, 'https://collector.example/otlp/v1/traces', 'a base path is kept');
+  t.same(
+    loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).traces,
+    { url: 'http://collector:4318/v1/traces', protocol: 'http/protobuf' },
+    '/v1/traces appended; protobuf, the OTLP default',
+  );
+  t.same(
+    loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example/otlp/' }).traces?.url,
+    'https://collector.example/otlp/v1/traces',
+    'a base path is kept',
+  );
   t.same(
     loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom' }).traces?.url,
     'http://b:4318/custom',
     'the traces endpoint wins, as it is',
   );
-  t.same(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).traces?.protocol, 'http/json');
-  t.same(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' }).traces?.protocol, 'http/json', 'the traces protocol wins');
-  t.equal(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).traces, undefined, 'OTEL_SDK_DISABLED=true turns it off');
+  t.same(
+    loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).traces?.protocol,
+    'http/json',
+  );
+  t.same(
+    loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+    }).traces?.protocol,
+    'http/json',
+    'the traces protocol wins',
+  );
+  t.equal(
+    loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).traces,
+    undefined,
+    'OTEL_SDK_DISABLED=true turns it off',
+  );
 });
 
 t.test('traces: a bad endpoint or protocol stops start-up, naming the variable (not echoing the URL)', async (t) => {
   const cases: Array<[Record<string, string>, RegExp]> = [
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318$/],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
+      /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318$/,
+    ],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http/],
     [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://' }, /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http/],
-    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://user:secret@[bad' }, /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318$/],
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, /^OTEL_EXPORTER_OTLP_PROTOCOL must be one of http\/protobuf, http\/json, not "grpc"$/],
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'json' }, /^OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be one of/],
+    [
+      { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://user:secret@[bad' },
+      /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318$/,
+    ],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+      /^OTEL_EXPORTER_OTLP_PROTOCOL must be one of http\/protobuf, http\/json, not "grpc"$/,
+    ],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'json' },
+      /^OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be one of/,
+    ],
   ];
   for (const [env, message] of cases) {
     const error = t.throws(() => loadConfig(env), JSON.stringify(env)) as Error;

@@ -24,7 +24,10 @@ t.test('npm start builds, starts on SQLite, prints a bootstrap token and stops o
 
   let ready = false;
   for (const started = Date.now(); !ready && Date.now() - started < 60_000; await new Promise((resolve) => setTimeout(resolve, 200))) {
-    ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.ok, () => false);
+    ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    );
   }
   t.ok(ready, '/readyz answers 200', { stderr });
   const token = /pst_[A-Za-z0-9_-]{43}/.exec(stderr)?.[0];
@@ -38,7 +41,10 @@ t.test('npm start builds, starts on SQLite, prints a bootstrap token and stops o
   t.ok(['0', 'SIGINT'].includes(await exited), 'npm ends');
   let closed = false;
   for (const started = Date.now(); !closed && Date.now() - started < 10_000; await new Promise((resolve) => setTimeout(resolve, 100))) {
-    const listening = await fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false);
+    const listening = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      () => true,
+      () => false,
+    );
     closed = !listening && !existsSync(`${cwd}/data/plants.db-wal`);
   }
   t.ok(closed, 'the server stopped listening and closed its database within 10 seconds');

@@ -7,7 +7,15 @@ import { logged, loggedCreate, runCli, startServer } from './helpers/process.js'
 
 t.test('a bad setting stops start-up with a message naming the variable, exit code 1', async (t) => {
   const { env } = await freshStore(t);
-  for (const [name, value] of [['PORT', 'abc'], ['PORT', '70000'], ['LOG_LEVEL', 'loud'], ['RATE_LIMIT_PER_MINUTE', '-1'], ['BOOTSTRAP_TOKEN', 'maybe'], ['AUTH_FAILURES_PER_MINUTE', '0'], ['DATABASE_URL', 'mysql://root:secret@db/plants']]) {
+  for (const [name, value] of [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['LOG_LEVEL', 'loud'],
+    ['RATE_LIMIT_PER_MINUTE', '-1'],
+    ['BOOTSTRAP_TOKEN', 'maybe'],
+    ['AUTH_FAILURES_PER_MINUTE', '0'],
+    ['DATABASE_URL', 'mysql://root:secret@db/plants'],
+  ]) {
     const result = await runCli(['serve'], { ...env, [name!]: value! });
     t.equal(result.code, 1, `${name}=${value}`);
     t.match(result.stderr, new RegExp(`^plant-store: ${name} must be`), `${name}=${value}: ${result.stderr.trim()}`);

@@ -18,7 +18,12 @@ t.test('every file the PostgreSQL leg runs exists', async (t) => {
 });
 
 t.test('every file that imports the store-under-test helpers is in the PostgreSQL leg', async (t) => {
-  const asking = testFiles(join(projectRoot, 'test')).filter((file) => /from '[./]*helpers\/store-under-test\.js'/.test(readFileSync(join(projectRoot, file), 'utf8')));
+  const asking = testFiles(join(projectRoot, 'test')).filter((file) =>
+    /from '[./]*helpers\/store-under-test\.js'/.test(readFileSync(join(projectRoot, file), 'utf8')),
+  );
   t.ok(asking.length >= 5, 'the check finds files');
-  t.same(asking.filter((file) => !storeSpecificTests.includes(file)), []);
+  t.same(
+    asking.filter((file) => !storeSpecificTests.includes(file)),
+    [],
+  );
 });

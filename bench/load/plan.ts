@@ -24,7 +24,17 @@ export type RequestPlan =
    * `limit`, a page at one of `cursors`, a create (fresh ids from firstId up, shared by all users) or
    * a delete (each user's own ids from deleteFirstId up, which must exist), by `shares`.
    */
-  | { kind: 'users-mix'; users: readonly string[]; weights: number[]; limit: number; cursors: string[]; shares: MixShares; firstId: number; deleteFirstId: number; seed: number };
+  | {
+      kind: 'users-mix';
+      users: readonly string[];
+      weights: number[];
+      limit: number;
+      cursors: string[];
+      shares: MixShares;
+      firstId: number;
+      deleteFirstId: number;
+      seed: number;
+    };
 
 export interface LoadRequest {
   url: string;
@@ -67,7 +77,11 @@ export function shareOf(plan: RequestPlan, index: number): RequestPlan {
     case 'delete':
       return { ...plan, firstId: plan.firstId + index * INSTANCE_ID_STRIDE };
     case 'users-mix':
-      return { ...plan, firstId: plan.firstId + index * INSTANCE_ID_STRIDE, deleteFirstId: plan.deleteFirstId + index * INSTANCE_ID_STRIDE };
+      return {
+        ...plan,
+        firstId: plan.firstId + index * INSTANCE_ID_STRIDE,
+        deleteFirstId: plan.deleteFirstId + index * INSTANCE_ID_STRIDE,
+      };
     default:
       return plan;
   }

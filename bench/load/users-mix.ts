@@ -42,7 +42,11 @@ export function usersMix(plan: UsersMixPlan): () => MixCall {
       case 0:
         return { method: 'GET', path: `/plants?limit=${plan.limit}`, user };
       case 1:
-        return { method: 'GET', path: `/plants?limit=${plan.limit}&cursor=${plan.cursors[Math.floor(next() * plan.cursors.length)]!}`, user };
+        return {
+          method: 'GET',
+          path: `/plants?limit=${plan.limit}&cursor=${plan.cursors[Math.floor(next() * plan.cursors.length)]!}`,
+          user,
+        };
       case 2:
         return { method: 'POST', path: '/plants', user, body: newPlantBody(id++) };
       default:

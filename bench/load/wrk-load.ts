@@ -78,7 +78,14 @@ export async function runWrk(load: LoadRequest, pin: readonly string[]): Promise
     const { stdout } = await run(command!, rest, { maxBuffer: 1 << 20 });
     const line = stdout.split('\n').find((text) => text.startsWith(MARK));
     if (line === undefined) throw new Error(`wrk printed no result:\n${stdout}`);
-    const raw = JSON.parse(line.slice(MARK.length)) as { requests: number; us: number; status: number; errors: number; p50: number; p99: number };
+    const raw = JSON.parse(line.slice(MARK.length)) as {
+      requests: number;
+      us: number;
+      status: number;
+      errors: number;
+      p50: number;
+      p99: number;
+    };
     return {
       requests: raw.requests - raw.status,
       seconds: raw.us / 1e6,

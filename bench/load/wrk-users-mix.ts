@@ -4,7 +4,8 @@ import { cumulative } from '../zipf.js';
 import { shareThresholds, type UsersMixPlan } from './users-mix.js';
 
 const lua = (text: string) => JSON.stringify(text); // a JSON string is a valid Lua string literal here (ASCII only)
-const list = (values: readonly (string | number)[]) => `{${values.map((value) => (typeof value === 'number' ? String(value) : lua(value))).join(',')}}`;
+const list = (values: readonly (string | number)[]) =>
+  `{${values.map((value) => (typeof value === 'number' ? String(value) : lua(value))).join(',')}}`;
 
 /** `tokens`: each user's token, in the plan's rank order. */
 export function usersMixLua(plan: UsersMixPlan, tokens: readonly string[]): string {

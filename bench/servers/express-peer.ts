@@ -3,4 +3,7 @@ import { buildPeer } from './express-peer-app.js';
 
 const { app } = buildPeer(process.env.DATABASE_PATH!);
 const server = app.listen(Number(process.env.PORT), '127.0.0.1');
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => { server.close(() => process.exit(0)).closeAllConnections(); });
+for (const signal of ['SIGTERM', 'SIGINT'] as const)
+  process.once(signal, () => {
+    server.close(() => process.exit(0)).closeAllConnections();
+  });

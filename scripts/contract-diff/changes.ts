@@ -16,7 +16,8 @@ export interface Change {
 }
 
 /** The project's $ref resolver (src/contract/openapi-ref.ts), typed as the gate reads documents: JSON values. */
-export const follow = (document: JsonObject, node: Json | undefined, pointer: string) => followRef(document, node, pointer) as { node: Json | undefined; pointer: string };
+export const follow = (document: JsonObject, node: Json | undefined, pointer: string) =>
+  followRef(document, node, pointer) as { node: Json | undefined; pointer: string };
 
 export function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -25,7 +26,8 @@ export function isObject(value: Json | undefined): value is JsonObject {
 /** A JSON value as text for a message: strings as they are, anything else as JSON. */
 export const text = (value: Json | undefined): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
-export const pointerTo = (...segments: (string | number)[]) => segments.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+export const pointerTo = (...segments: (string | number)[]) =>
+  segments.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 
 /** Collects changes for one operation; the same change reached twice (a shared component) is kept once. */
 export class Changes {

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { parse } from 'yaml';
 import type { JsonObject } from './changes.js';
 
-const git = (cwd: string, args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+const git = (cwd: string, args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
 
 /** openapi.yaml (relative to `cwd`) as it is at `ref`, or undefined where that commit has none. */
 export function contractAt(cwd: string, ref: string, file = 'openapi.yaml'): JsonObject | undefined {
@@ -35,7 +36,9 @@ export function lastRelease(cwd: string, file = 'openapi.yaml'): Release {
     if (version !== parent) return { commit, version };
   }
   if (git(cwd, ['rev-parse', '--is-shallow-repository']).trim() === 'true') {
-    throw new Error('this is a shallow clone, and its history does not reach the last change of info.version: fetch the whole history (actions/checkout with fetch-depth: 0, GitLab GIT_DEPTH: 0), or pass --base <ref>');
+    throw new Error(
+      'this is a shallow clone, and its history does not reach the last change of info.version: fetch the whole history (actions/checkout with fetch-depth: 0, GitLab GIT_DEPTH: 0), or pass --base <ref>',
+    );
   }
   throw new Error(`no commit changes info.version of ${file}; pass --base <ref>`);
 }

@@ -30,8 +30,10 @@ export function diffContracts(before: JsonObject, after: JsonObject): Change[] {
       const pointer = itemPointer + pointerTo(method);
       const sides = { before, after, operation, changes };
       if (itemBefore[method] === undefined && itemAfter[method] === undefined) continue;
-      if (itemAfter[method] === undefined) changes.add('breaking', operation, pointer, path in pathsAfter ? 'operation removed' : 'path removed');
-      else if (itemBefore[method] === undefined) changes.add('non-breaking', operation, pointer, path in pathsBefore ? 'new operation' : 'new path');
+      if (itemAfter[method] === undefined)
+        changes.add('breaking', operation, pointer, path in pathsAfter ? 'operation removed' : 'path removed');
+      else if (itemBefore[method] === undefined)
+        changes.add('non-breaking', operation, pointer, path in pathsBefore ? 'new operation' : 'new path');
       else diffOperation(sides, itemBefore, itemAfter, method, pointer);
     }
   }
@@ -41,7 +43,8 @@ export function diffContracts(before: JsonObject, after: JsonObject): Change[] {
     const was = before[key];
     const is = after[key];
     const strip = (value: Json | undefined) => (key === 'info' && isObject(value) ? { ...value, version: null } : value);
-    if (JSON.stringify(strip(was)) !== JSON.stringify(strip(is))) changes.add('non-breaking', '(document)', pointerTo(key), `${key} changed`);
+    if (JSON.stringify(strip(was)) !== JSON.stringify(strip(is)))
+      changes.add('non-breaking', '(document)', pointerTo(key), `${key} changed`);
   }
   const order = { breaking: 0, 'non-breaking': 1 };
   return changes.list.sort((x, y) => order[x.severity] - order[y.severity]);
@@ -52,7 +55,8 @@ function diffOperation(sides: Sides, itemBefore: JsonObject, itemAfter: JsonObje
   const a = object(itemBefore[method]);
   const b = object(itemAfter[method]);
   for (const keyword of ['summary', 'description', 'operationId', 'tags', 'externalDocs', 'deprecated']) {
-    if (JSON.stringify(a[keyword]) !== JSON.stringify(b[keyword])) changes.add('non-breaking', operation, pointer + pointerTo(keyword), `${keyword} changed`);
+    if (JSON.stringify(a[keyword]) !== JSON.stringify(b[keyword]))
+      changes.add('non-breaking', operation, pointer + pointerTo(keyword), `${keyword} changed`);
   }
   diffParameters(sides, parameters(before, itemBefore, a, pointer), parameters(after, itemAfter, b, pointer));
   diffRequestBody(sides, a.requestBody, b.requestBody, pointer + '/requestBody');
@@ -76,7 +80,10 @@ interface Parameter {
 function parameters(document: JsonObject, item: JsonObject, operation: JsonObject, pointer: string): Map<string, Parameter> {
   const found = new Map<string, Parameter>();
   const itemPointer = pointer.slice(0, pointer.lastIndexOf('/'));
-  for (const [owner, at] of [[item, itemPointer], [operation, pointer]] as const) {
+  for (const [owner, at] of [
+    [item, itemPointer],
+    [operation, pointer],
+  ] as const) {
     list(owner.parameters).forEach((entry, index) => {
       const { node, pointer: where } = follow(document, entry, `${at}/parameters/${index}`);
       const parameter = object(node);
@@ -94,15 +101,30 @@ function diffParameters(sides: Sides, before: Map<string, Parameter>, after: Map
       changes.add('breaking', operation, was.pointer, `${name} removed`);
       continue;
     }
-    if (was.node.required !== true && is.node.required === true) changes.add('breaking', operation, is.pointer + '/required', `${name} is now required`);
-    if (was.node.required === true && is.node.required !== true) changes.add('non-breaking', operation, is.pointer + '/required', `${name} is no longer required`);
+    if (was.node.required !== true && is.node.required === true)
+      changes.add('breaking', operation, is.pointer + '/required', `${name} is now required`);
+    if (was.node.required === true && is.node.required !== true)
+      changes.add('non-breaking', operation, is.pointer + '/required', `${name} is no longer required`);
     for (const keyword of new Set([...Object.keys(was.node), ...Object.keys(is.node)])) {
-      if (['name', 'in', 'required', 'schema'].includes(keyword) || JSON.stringify(was.node[keyword]) === JSON.stringify(is.node[keyword])) continue;
+      if (['name', 'in', 'required', 'schema'].includes(keyword) || JSON.stringify(was.node[keyword]) === JSON.stringify(is.node[keyword]))
+        continue;
       // How a value is written (style, explode, content...) matters to clients; text and examples do not.
-      const severity = ['description', 'example', 'examples', 'deprecated'].includes(keyword) || keyword.startsWith('x-') ? 'non-breaking' : 'breaking';
-      changes.add(severity, operation, (is.node[keyword] === undefined ? was.pointer : is.pointer) + pointerTo(keyword), `${name}: ${keyword} changed`);
+      const severity =
+        ['description', 'example', 'examples', 'deprecated'].includes(keyword) || keyword.startsWith('x-') ? 'non-breaking' : 'breaking';
+      changes.add(
+        severity,
+        operation,
+        (is.node[keyword] === undefined ? was.pointer : is.pointer) + pointerTo(keyword),
+        `${name}: ${keyword} changed`,
+      );
     }
-    diffSchema({ ...sides, direction: 'request', where: name }, was.node.schema, is.node.schema, was.pointer + '/schema', is.pointer + '/schema');
+    diffSchema(
+      { ...sides, direction: 'request', where: name },
+      was.node.schema,
+      is.node.schema,
+      was.pointer + '/schema',
+      is.pointer + '/schema',
+    );
   }
   for (const [name, is] of after) {
     if (before.has(name)) continue;
@@ -123,16 +145,32 @@ function diffRequestBody(sides: Sides, before: Json | undefined, after: Json | u
     return;
   }
   if (before === undefined) {
-    changes.add(b.required === true ? 'breaking' : 'non-breaking', operation, is.pointer, `new ${b.required === true ? 'required' : 'optional'} request body`);
+    changes.add(
+      b.required === true ? 'breaking' : 'non-breaking',
+      operation,
+      is.pointer,
+      `new ${b.required === true ? 'required' : 'optional'} request body`,
+    );
     return;
   }
-  if (a.required !== true && b.required === true) changes.add('breaking', operation, is.pointer + '/required', 'request body is now required');
-  if (a.required === true && b.required !== true) changes.add('non-breaking', operation, is.pointer + '/required', 'request body is no longer required');
-  if (a.description !== b.description) changes.add('non-breaking', operation, is.pointer + '/description', 'request body description changed');
+  if (a.required !== true && b.required === true)
+    changes.add('breaking', operation, is.pointer + '/required', 'request body is now required');
+  if (a.required === true && b.required !== true)
+    changes.add('non-breaking', operation, is.pointer + '/required', 'request body is no longer required');
+  if (a.description !== b.description)
+    changes.add('non-breaking', operation, is.pointer + '/description', 'request body description changed');
   diffContent(sides, a, b, was.pointer, is.pointer, 'request', 'request body');
 }
 
-function diffContent(sides: Sides, a: JsonObject, b: JsonObject, beforePointer: string, afterPointer: string, direction: Direction, where: string): void {
+function diffContent(
+  sides: Sides,
+  a: JsonObject,
+  b: JsonObject,
+  beforePointer: string,
+  afterPointer: string,
+  direction: Direction,
+  where: string,
+): void {
   const { operation, changes } = sides;
   const contentBefore = object(a.content);
   const contentAfter = object(b.content);
@@ -145,18 +183,25 @@ function diffContent(sides: Sides, a: JsonObject, b: JsonObject, beforePointer: 
       const mediaBefore = object(contentBefore[type]);
       const mediaAfter = object(contentAfter[type]);
       for (const keyword of ['example', 'examples']) {
-        if (JSON.stringify(mediaBefore[keyword]) !== JSON.stringify(mediaAfter[keyword])) changes.add('non-breaking', operation, is + pointerTo(keyword), `${where}: ${keyword} changed`);
+        if (JSON.stringify(mediaBefore[keyword]) !== JSON.stringify(mediaAfter[keyword]))
+          changes.add('non-breaking', operation, is + pointerTo(keyword), `${where}: ${keyword} changed`);
       }
       diffSchema({ ...sides, direction, where }, mediaBefore.schema, mediaAfter.schema, was + '/schema', is + '/schema');
     }
   }
 }
 
-function diffResponse(sides: Sides, before: { node: Json | undefined; pointer: string }, after: { node: Json | undefined; pointer: string }, status: string): void {
+function diffResponse(
+  sides: Sides,
+  before: { node: Json | undefined; pointer: string },
+  after: { node: Json | undefined; pointer: string },
+  status: string,
+): void {
   const { operation, changes } = sides;
   const a = object(before.node);
   const b = object(after.node);
-  if (a.description !== b.description) changes.add('non-breaking', operation, after.pointer + '/description', `response ${status}: description changed`);
+  if (a.description !== b.description)
+    changes.add('non-breaking', operation, after.pointer + '/description', `response ${status}: description changed`);
   const headersBefore = object(a.headers);
   const headersAfter = object(b.headers);
   // Header names are case-insensitive.
@@ -173,13 +218,23 @@ function diffResponse(sides: Sides, before: { node: Json | undefined; pointer: s
     const is = follow(sides.after, headersAfter[afterName], after.pointer + pointerTo('headers', afterName));
     const headerBefore = object(was.node);
     const headerAfter = object(is.node);
-    if (headerBefore.required === true && headerAfter.required !== true) changes.add('breaking', operation, is.pointer, `response ${status}: header ${name} is no longer always sent`);
-    if (headerBefore.required !== true && headerAfter.required === true) changes.add('non-breaking', operation, is.pointer, `response ${status}: header ${name} is now always sent`);
-    if (headerBefore.description !== headerAfter.description) changes.add('non-breaking', operation, is.pointer + '/description', `response ${status}: header ${name} description changed`);
-    diffSchema({ ...sides, direction: 'response', where: `response ${status} header ${name}` }, headerBefore.schema, headerAfter.schema, was.pointer + '/schema', is.pointer + '/schema');
+    if (headerBefore.required === true && headerAfter.required !== true)
+      changes.add('breaking', operation, is.pointer, `response ${status}: header ${name} is no longer always sent`);
+    if (headerBefore.required !== true && headerAfter.required === true)
+      changes.add('non-breaking', operation, is.pointer, `response ${status}: header ${name} is now always sent`);
+    if (headerBefore.description !== headerAfter.description)
+      changes.add('non-breaking', operation, is.pointer + '/description', `response ${status}: header ${name} description changed`);
+    diffSchema(
+      { ...sides, direction: 'response', where: `response ${status} header ${name}` },
+      headerBefore.schema,
+      headerAfter.schema,
+      was.pointer + '/schema',
+      is.pointer + '/schema',
+    );
   }
   for (const [lower, name] of namesAfter) {
-    if (!namesBefore.has(lower)) changes.add('non-breaking', operation, after.pointer + pointerTo('headers', name), `response ${status}: new header ${name}`);
+    if (!namesBefore.has(lower))
+      changes.add('non-breaking', operation, after.pointer + pointerTo('headers', name), `response ${status}: new header ${name}`);
   }
   diffContent(sides, a, b, before.pointer, after.pointer, 'response', `response ${status} body`);
 }

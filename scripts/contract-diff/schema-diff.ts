@@ -17,8 +17,38 @@ export interface SchemaContext {
 const UPPER = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains']);
 const LOWER = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains']);
 const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', '$comment', 'externalDocs', 'xml', 'deprecated', 'default']);
-const COMPOSITIONS = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'patternProperties', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems']);
-const HANDLED = new Set([...UPPER, ...LOWER, 'type', 'enum', 'const', 'pattern', 'format', 'multipleOf', 'uniqueItems', 'required', 'properties', 'additionalProperties', 'items', 'prefixItems', '$ref']);
+const COMPOSITIONS = new Set([
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  'patternProperties',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
+const HANDLED = new Set([
+  ...UPPER,
+  ...LOWER,
+  'type',
+  'enum',
+  'const',
+  'pattern',
+  'format',
+  'multipleOf',
+  'uniqueItems',
+  'required',
+  'properties',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  '$ref',
+]);
 
 const text = (value: Json | undefined) => JSON.stringify(value);
 
@@ -34,7 +64,15 @@ function values(schema: JsonObject): Json[] | undefined {
   return Array.isArray(schema.enum) ? schema.enum : undefined;
 }
 
-export function diffSchema(context: SchemaContext, before: Json | undefined, after: Json | undefined, beforePointer: string, afterPointer: string, at = '', visited = new Set<string>()): void {
+export function diffSchema(
+  context: SchemaContext,
+  before: Json | undefined,
+  after: Json | undefined,
+  beforePointer: string,
+  afterPointer: string,
+  at = '',
+  visited = new Set<string>(),
+): void {
   const from = follow(context.before, before, beforePointer);
   const to = follow(context.after, after, afterPointer);
   const key = `${from.pointer} ${to.pointer}`;
@@ -87,7 +125,7 @@ export function diffSchema(context: SchemaContext, before: Json | undefined, aft
     else if (is === undefined) widened(keyword, `${keyword} ${text(was)} removed`);
     else if (typeof was === 'number' && typeof is === 'number') {
       const verb = is < was ? 'lowered' : 'raised';
-      if ((is < was) === upper) narrowed(keyword, `${keyword} ${verb} from ${was} to ${is}`);
+      if (is < was === upper) narrowed(keyword, `${keyword} ${verb} from ${was} to ${is}`);
       else widened(keyword, `${keyword} ${verb} from ${was} to ${is}`);
     } else changed(keyword, `${keyword} changed from ${text(was)} to ${text(is)}`);
   }
@@ -96,11 +134,13 @@ export function diffSchema(context: SchemaContext, before: Json | undefined, aft
   const valuesAfter = values(b);
   const enumKeyword = b.const !== undefined || a.const !== undefined ? 'const' : 'enum';
   if (valuesBefore === undefined && valuesAfter !== undefined) narrowed(enumKeyword, `only ${text(valuesAfter)} allowed now`);
-  else if (valuesBefore !== undefined && valuesAfter === undefined) widened(enumKeyword, `the list of allowed values ${text(valuesBefore)} is gone`);
+  else if (valuesBefore !== undefined && valuesAfter === undefined)
+    widened(enumKeyword, `the list of allowed values ${text(valuesBefore)} is gone`);
   else if (valuesBefore !== undefined && valuesAfter !== undefined) {
     const removed = valuesBefore.filter((value) => !valuesAfter.some((other) => text(other) === text(value)));
     const added = valuesAfter.filter((value) => !valuesBefore.some((other) => text(other) === text(value)));
-    if (removed.length > 0 && added.length > 0) changed(enumKeyword, `allowed values changed: ${text(removed)} removed, ${text(added)} added`);
+    if (removed.length > 0 && added.length > 0)
+      changed(enumKeyword, `allowed values changed: ${text(removed)} removed, ${text(added)} added`);
     else if (removed.length > 0) narrowed(enumKeyword, `allowed values ${text(removed)} removed`);
     else if (added.length > 0) widened(enumKeyword, `allowed values ${text(added)} added`);
   }
@@ -118,10 +158,12 @@ export function diffSchema(context: SchemaContext, before: Json | undefined, aft
   const requiredBefore = new Set(Array.isArray(a.required) ? a.required.map(String) : []);
   const requiredAfter = new Set(Array.isArray(b.required) ? b.required.map(String) : []);
   for (const name of requiredAfter) {
-    if (!requiredBefore.has(name)) report(direction === 'request' ? 'breaking' : 'non-breaking', 'required', `property \`${name}\` is now required`);
+    if (!requiredBefore.has(name))
+      report(direction === 'request' ? 'breaking' : 'non-breaking', 'required', `property \`${name}\` is now required`);
   }
   for (const name of requiredBefore) {
-    if (!requiredAfter.has(name)) report(direction === 'response' ? 'breaking' : 'non-breaking', 'required', `property \`${name}\` is no longer required`);
+    if (!requiredAfter.has(name))
+      report(direction === 'response' ? 'breaking' : 'non-breaking', 'required', `property \`${name}\` is no longer required`);
   }
 
   const propertiesBefore = isObject(a.properties) ? a.properties : {};
@@ -129,7 +171,15 @@ export function diffSchema(context: SchemaContext, before: Json | undefined, aft
   const child = (name: string) => (at === '' ? name : `${at}.${name}`);
   for (const name of Object.keys(propertiesBefore)) {
     if (name in propertiesAfter) {
-      diffSchema(context, propertiesBefore[name], propertiesAfter[name], from.pointer + pointerTo('properties', name), to.pointer + pointerTo('properties', name), child(name), visited);
+      diffSchema(
+        context,
+        propertiesBefore[name],
+        propertiesAfter[name],
+        from.pointer + pointerTo('properties', name),
+        to.pointer + pointerTo('properties', name),
+        child(name),
+        visited,
+      );
     } else {
       // A request property that is no longer declared: a strict body refuses clients that still send it.
       const severity = direction === 'response' || b.additionalProperties === false ? 'breaking' : 'non-breaking';
@@ -139,16 +189,30 @@ export function diffSchema(context: SchemaContext, before: Json | undefined, aft
   for (const name of Object.keys(propertiesAfter)) {
     if (name in propertiesBefore) continue;
     const optional = requiredAfter.has(name) ? 'required' : 'optional';
-    changes.add('non-breaking', operation, to.pointer + pointerTo('properties', name), `${label}: new ${optional} property \`${child(name)}\``);
+    changes.add(
+      'non-breaking',
+      operation,
+      to.pointer + pointerTo('properties', name),
+      `${label}: new ${optional} property \`${child(name)}\``,
+    );
   }
 
   const extraBefore = a.additionalProperties;
   const extraAfter = b.additionalProperties;
   if (isObject(extraBefore) && isObject(extraAfter)) {
-    diffSchema(context, extraBefore, extraAfter, from.pointer + '/additionalProperties', to.pointer + '/additionalProperties', child('*'), visited);
+    diffSchema(
+      context,
+      extraBefore,
+      extraAfter,
+      from.pointer + '/additionalProperties',
+      to.pointer + '/additionalProperties',
+      child('*'),
+      visited,
+    );
   } else if (text(extraBefore) !== text(extraAfter)) {
     if (extraAfter === false) narrowed('additionalProperties', 'undeclared properties are no longer allowed');
-    else if (extraBefore === false && (extraAfter === undefined || extraAfter === true)) widened('additionalProperties', 'undeclared properties are allowed now');
+    else if (extraBefore === false && (extraAfter === undefined || extraAfter === true))
+      widened('additionalProperties', 'undeclared properties are allowed now');
     else changed('additionalProperties', `additionalProperties changed from ${text(extraBefore)} to ${text(extraAfter)}`);
   }
 
@@ -159,10 +223,19 @@ export function diffSchema(context: SchemaContext, before: Json | undefined, aft
   }
   const tupleBefore = Array.isArray(a.prefixItems) ? a.prefixItems : [];
   const tupleAfter = Array.isArray(b.prefixItems) ? b.prefixItems : [];
-  if (tupleBefore.length !== tupleAfter.length) changed('prefixItems', `prefixItems changed from ${tupleBefore.length} to ${tupleAfter.length} entries`);
+  if (tupleBefore.length !== tupleAfter.length)
+    changed('prefixItems', `prefixItems changed from ${tupleBefore.length} to ${tupleAfter.length} entries`);
   else {
     tupleBefore.forEach((item, index) => {
-      diffSchema(context, item, tupleAfter[index], `${from.pointer}/prefixItems/${index}`, `${to.pointer}/prefixItems/${index}`, `${at}[${index}]`, visited);
+      diffSchema(
+        context,
+        item,
+        tupleAfter[index],
+        `${from.pointer}/prefixItems/${index}`,
+        `${to.pointer}/prefixItems/${index}`,
+        `${at}[${index}]`,
+        visited,
+      );
     });
   }
 

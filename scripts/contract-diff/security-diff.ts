@@ -22,7 +22,12 @@ export function diffSecurity(sides: Sides, before: Json | undefined, after: Json
   const lost = was.filter((old) => !stillMet(old));
   const describe = (alternative: string[]) => (alternative.length === 0 ? 'no token' : alternative.join(' + '));
   if (lost.length > 0) {
-    sides.changes.add('breaking', sides.operation, pointer + '/security', `security requirement added: callers with ${lost.map(describe).join(' or ')} are refused now (needs ${is.map(describe).join(' or ')})`);
+    sides.changes.add(
+      'breaking',
+      sides.operation,
+      pointer + '/security',
+      `security requirement added: callers with ${lost.map(describe).join(' or ')} are refused now (needs ${is.map(describe).join(' or ')})`,
+    );
   } else if (JSON.stringify(was) !== JSON.stringify(is)) {
     sides.changes.add('non-breaking', sides.operation, pointer + '/security', `security relaxed: ${is.map(describe).join(' or ')}`);
   }
@@ -39,6 +44,7 @@ export function diffSecuritySchemes(before: JsonObject, after: JsonObject, chang
     if (schemesAfter[name] === undefined) changes.add('breaking', '(document)', pointer, `security scheme ${name} removed`);
     else if (schemesBefore[name] === undefined) changes.add('non-breaking', '(document)', pointer, `new security scheme ${name}`);
     else if (JSON.stringify(was) !== JSON.stringify(is)) changes.add('breaking', '(document)', pointer, `security scheme ${name} changed`);
-    else if (JSON.stringify(schemesBefore[name]) !== JSON.stringify(schemesAfter[name])) changes.add('non-breaking', '(document)', pointer + '/description', `security scheme ${name}: description changed`);
+    else if (JSON.stringify(schemesBefore[name]) !== JSON.stringify(schemesAfter[name]))
+      changes.add('non-breaking', '(document)', pointer + '/description', `security scheme ${name}: description changed`);
   }
 }

@@ -27,7 +27,8 @@ export function parseLifetime(text: string): number {
   if (match === null) throw new InvalidExpiry(`--expires-in "${text}" is not a duration: use ${DURATION_HELP}`);
   const ms = Number(match[1]) * UNITS[match[2]!]!;
   if (ms === 0) throw new InvalidExpiry(`--expires-in ${text} is no lifetime: a token lives at least 1m`);
-  if (ms > MAX_LIFETIME_MS) throw new InvalidExpiry(`--expires-in ${text} is too long: at most ${MAX_TEXT}; leave --expires-in out for a token that never expires`);
+  if (ms > MAX_LIFETIME_MS)
+    throw new InvalidExpiry(`--expires-in ${text} is too long: at most ${MAX_TEXT}; leave --expires-in out for a token that never expires`);
   return ms;
 }
 
@@ -35,7 +36,14 @@ export function parseLifetime(text: string): number {
 function parseDateTime(text: string): number | undefined {
   const match = DATE_TIME.exec(text);
   if (match === null) return undefined;
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((group) => Number(match[group] ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((group) => Number(match[group] ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   // Date.parse would roll 2025-02-30 over into March: check the calendar date and the clock fields first.
   const date = new Date(Date.UTC(year, month - 1, day));
   if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
@@ -51,8 +59,12 @@ export function expiryFromOptions(options: ExpiryOptions, now = Date.now()): Dat
   if (expiresIn !== undefined) return new Date(now + parseLifetime(expiresIn));
   if (expiresAt === undefined) return null;
   const at = parseDateTime(expiresAt);
-  if (at === undefined) throw new InvalidExpiry(`--expires-at "${expiresAt}" is not a date and time with a zone (RFC 3339): use e.g. 2030-12-31T23:59:00Z`);
+  if (at === undefined)
+    throw new InvalidExpiry(`--expires-at "${expiresAt}" is not a date and time with a zone (RFC 3339): use e.g. 2030-12-31T23:59:00Z`);
   if (at <= now) throw new InvalidExpiry(`--expires-at ${expiresAt} has already passed`);
-  if (at - now > MAX_LIFETIME_MS) throw new InvalidExpiry(`--expires-at ${expiresAt} is too far ahead: at most ${MAX_TEXT} from now; leave --expires-at out for a token that never expires`);
+  if (at - now > MAX_LIFETIME_MS)
+    throw new InvalidExpiry(
+      `--expires-at ${expiresAt} is too far ahead: at most ${MAX_TEXT} from now; leave --expires-at out for a token that never expires`,
+    );
   return new Date(at);
 }

@@ -21,14 +21,22 @@ function options(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { 'base-url': { type: 'string' }, token: { type: 'string' }, 'other-token': { type: 'string' }, junit: { type: 'string' }, 'rate-limit': { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+    options: {
+      'base-url': { type: 'string' },
+      token: { type: 'string' },
+      'other-token': { type: 'string' },
+      junit: { type: 'string' },
+      'rate-limit': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
   });
   if (values.help) return undefined;
   const baseUrl = values['base-url']?.replace(/\/+$/, '');
   const { token } = values;
   const otherToken = values['other-token'];
   if (positionals.length > 0) throw new ConformanceUsageError(`unexpected argument: ${positionals.join(' ')}`);
-  if (baseUrl === undefined || token === undefined || otherToken === undefined) throw new ConformanceUsageError('--base-url, --token and --other-token are needed');
+  if (baseUrl === undefined || token === undefined || otherToken === undefined)
+    throw new ConformanceUsageError('--base-url, --token and --other-token are needed');
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new ConformanceUsageError(`--base-url must be an http(s) URL, not "${baseUrl}"`);
   if (token === otherToken) throw new ConformanceUsageError('--other-token must belong to another user than --token');
   return { baseUrl, token, otherToken, junit: values.junit, rateLimit: values['rate-limit'] };
@@ -43,7 +51,8 @@ async function cleanUp(run: Run, print: (text: string) => void): Promise<void> {
       try {
         const answer = await run.remove(id, token, true);
         // Rate limited: wait as told (at most a minute), then try again.
-        if (answer.status === 429) await new Promise((resolve) => setTimeout(resolve, Math.min(Number(answer.headers['retry-after'] ?? 1), 60) * 1000));
+        if (answer.status === 429)
+          await new Promise((resolve) => setTimeout(resolve, Math.min(Number(answer.headers['retry-after'] ?? 1), 60) * 1000));
       } catch {
         // No answer: try again; what is still left is reported below.
       }
@@ -57,9 +66,19 @@ async function cleanUp(run: Run, print: (text: string) => void): Promise<void> {
     run.results.push(result);
     print(line(result));
   };
-  if (problems.length > 0) fail('answers the cleanup as openapi.yaml says', 'answers that follow openapi.yaml', problems.slice(0, 5).join('; '));
-  if (left.length > 0) fail('deletes every plant of this run', 'none left', left.map(({ token, id }) => `${id} (${token === run.options.token ? '--token' : '--other-token'})`).join(', '));
-  print(left.length === 0 ? `cleanup: no plant of this run is left (id block ${run.block} to ${run.id(999)})` : `cleanup: FAILED, ${left.length} ${left.length === 1 ? 'plant of this run is' : 'plants of this run are'} left (listed above)`);
+  if (problems.length > 0)
+    fail('answers the cleanup as openapi.yaml says', 'answers that follow openapi.yaml', problems.slice(0, 5).join('; '));
+  if (left.length > 0)
+    fail(
+      'deletes every plant of this run',
+      'none left',
+      left.map(({ token, id }) => `${id} (${token === run.options.token ? '--token' : '--other-token'})`).join(', '),
+    );
+  print(
+    left.length === 0
+      ? `cleanup: no plant of this run is left (id block ${run.block} to ${run.id(999)})`
+      : `cleanup: FAILED, ${left.length} ${left.length === 1 ? 'plant of this run is' : 'plants of this run are'} left (listed above)`,
+  );
 }
 
 /** Runs the command; answers the exit code: 0 conforms, 1 does not, 2 usage, 130 interrupted. */
@@ -79,7 +98,9 @@ export async function conformanceCommand(args: string[]): Promise<number> {
   const contract = loadContract();
   const http = new Http(settings.baseUrl, new ResponseValidator(contract));
   const run = new Run(http, { token: settings.token, otherToken: settings.otherToken, print, format: line });
-  print(`conformance of ${settings.baseUrl} to ${contractPath()} (info.version ${String((contract.info as { version?: unknown }).version)}), run ${run.runId}`);
+  print(
+    `conformance of ${settings.baseUrl} to ${contractPath()} (info.version ${String((contract.info as { version?: unknown }).version)}), run ${run.runId}`,
+  );
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -116,6 +137,8 @@ export async function conformanceCommand(args: string[]): Promise<number> {
   if (settings.junit !== undefined) writeJunit(settings.junit, run.results, `plant-store conformance of ${settings.baseUrl}`);
   const failed = run.results.filter((result) => result.status === 'fail').length;
   const skipped = run.results.filter((result) => result.status === 'skip').length;
-  print(`${run.results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${interrupted ? ' (interrupted)' : ''}`);
+  print(
+    `${run.results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${interrupted ? ' (interrupted)' : ''}`,
+  );
   return interrupted ? 130 : failed > 0 ? 1 : 0;
 }

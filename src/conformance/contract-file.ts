@@ -10,7 +10,11 @@ export type JsonObject = Record<string, unknown>;
 export function contractPath(from = dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'plant-store' && existsSync(join(dir, 'openapi.yaml'))) {
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'plant-store' &&
+      existsSync(join(dir, 'openapi.yaml'))
+    ) {
       return join(dir, 'openapi.yaml');
     }
     if (dirname(dir) === dir) throw new Error(`openapi.yaml of the plant-store package was not found above ${from}`);

@@ -45,7 +45,13 @@ export class Http {
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
     if (options.accept !== undefined) headers.accept = options.accept;
-    const pending = fetch(this.baseUrl + path, { method, headers, body: options.body, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) }).then(async (response) => ({
+    const pending = fetch(this.baseUrl + path, {
+      method,
+      headers,
+      body: options.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    }).then(async (response) => ({
       status: response.status,
       headers: Object.fromEntries(response.headers.entries()),
       body: await response.text(),

@@ -1,7 +1,13 @@
 // Where two JSON values differ, as JSON pointers: what the deployment serves against what the package ships.
 
 export function jsonDifferences(shipped: unknown, served: unknown, pointer = ''): string[] {
-  if (typeof shipped !== 'object' || shipped === null || typeof served !== 'object' || served === null || Array.isArray(shipped) !== Array.isArray(served)) {
+  if (
+    typeof shipped !== 'object' ||
+    shipped === null ||
+    typeof served !== 'object' ||
+    served === null ||
+    Array.isArray(shipped) !== Array.isArray(served)
+  ) {
     return JSON.stringify(shipped) === JSON.stringify(served) ? [] : [pointer || '/'];
   }
   const a = shipped as Record<string, unknown>;

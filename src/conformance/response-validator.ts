@@ -32,13 +32,37 @@ export class ResponseValidator {
     this.#document = document;
     // Strict mode stays on for every schema; the OpenAPI document's own fields and OpenAPI's schema
     // keywords (3.1 base vocabulary) are declared so the document can be the root the $refs point into.
-    this.#ajv = new Ajv2020({ strict: true, allErrors: true, formats: { int32: { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 }, int64: { type: 'number', validate: Number.isInteger } } });
-    this.#ajv.addVocabulary(['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags', 'externalDocs', 'example', 'discriminator', 'xml']);
+    this.#ajv = new Ajv2020({
+      strict: true,
+      allErrors: true,
+      formats: {
+        int32: { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 },
+        int64: { type: 'number', validate: Number.isInteger },
+      },
+    });
+    this.#ajv.addVocabulary([
+      'openapi',
+      'info',
+      'jsonSchemaDialect',
+      'servers',
+      'paths',
+      'webhooks',
+      'components',
+      'security',
+      'tags',
+      'externalDocs',
+      'example',
+      'discriminator',
+      'xml',
+    ]);
     this.#ajv.addSchema(document, 'openapi.yaml');
     this.#paths = Object.keys(asObject(document.paths))
       // Literal paths before templated ones, so /plants/export would win over /plants/{id}.
       .sort((a, b) => a.split('{').length - b.split('{').length)
-      .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+      .map((template) => ({
+        template,
+        pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      }));
   }
 
   /** The operation a request goes to, if openapi.yaml declares it. */
@@ -76,7 +100,8 @@ export class ResponseValidator {
     const status = String(response.status);
     const responses = asObject(match.operation.responses);
     const declared = responses[status] ?? responses[`${status[0]}XX`] ?? responses.default;
-    if (declared === undefined) return [`${match.name} answered ${status}, which openapi.yaml does not declare (it declares ${Object.keys(responses).join(', ')})`];
+    if (declared === undefined)
+      return [`${match.name} answered ${status}, which openapi.yaml does not declare (it declares ${Object.keys(responses).join(', ')})`];
     const { node: answer, pointer } = this.#resolve(declared, `${match.pointer}/responses/${status}`);
     const problems: string[] = [];
     for (const [name, header] of Object.entries(asObject(answer.headers))) {
@@ -92,7 +117,8 @@ export class ResponseValidator {
       // Header values are text; a number-typed header is checked as the number it spells.
       const text = String(value);
       const data = schema.type === 'integer' || schema.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text) : text;
-      if (!validate(data)) problems.push(`${match.name} ${status} header ${name}: ${this.#ajv.errorsText(validate.errors, { dataVar: name })}`);
+      if (!validate(data))
+        problems.push(`${match.name} ${status} header ${name}: ${this.#ajv.errorsText(validate.errors, { dataVar: name })}`);
     }
     const content = asObject(answer.content);
     const types = Object.keys(content);
@@ -114,9 +140,13 @@ export class ResponseValidator {
     const media = asObject(content[type]);
     if (media.schema !== undefined) {
       const validate = this.#validator(`${pointer}/content/${escape(type)}/schema`);
-      if (!validate(body)) problems.push(`${match.name} ${status} body does not match openapi.yaml: ${this.#ajv.errorsText(validate.errors, { dataVar: 'body' })}`);
+      if (!validate(body))
+        problems.push(
+          `${match.name} ${status} body does not match openapi.yaml: ${this.#ajv.errorsText(validate.errors, { dataVar: 'body' })}`,
+        );
     }
-    if (response.status >= 400 && asObject(body).error !== response.status) problems.push(`${match.name} ${status}: the Error's "error" is ${JSON.stringify(asObject(body).error)}, not the status ${status}`);
+    if (response.status >= 400 && asObject(body).error !== response.status)
+      problems.push(`${match.name} ${status}: the Error's "error" is ${JSON.stringify(asObject(body).error)}, not the status ${status}`);
     return problems;
   }
 }

@@ -28,10 +28,17 @@ export function seen(exchange: Exchange, headers: string[] = []): string {
 /** Distinct problems, at most five of them, and how many there were. */
 function summary(problems: string[]): string {
   const distinct = [...new Set(problems)];
-  return distinct.slice(0, 5).join('; ') + (distinct.length > 5 ? `; and ${distinct.length - 5} more` : '') + (problems.length > distinct.length ? ` (${problems.length} in all)` : '');
+  return (
+    distinct.slice(0, 5).join('; ') +
+    (distinct.length > 5 ? `; and ${distinct.length - 5} more` : '') +
+    (problems.length > distinct.length ? ` (${problems.length} in all)` : '')
+  );
 }
 
-export const status = (exchange: Exchange, expected: number, headers: string[] = []): Verdict => ({ ok: exchange.status === expected, actual: seen(exchange, headers) });
+export const status = (exchange: Exchange, expected: number, headers: string[] = []): Verdict => ({
+  ok: exchange.status === expected,
+  actual: seen(exchange, headers),
+});
 
 export class Run {
   readonly results: Result[] = [];
@@ -65,7 +72,10 @@ export class Run {
       verdict = await body();
     } catch (error) {
       if (error instanceof Interrupted) throw error;
-      verdict = { ok: false, actual: `failed: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}` };
+      verdict = {
+        ok: false,
+        actual: `failed: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`,
+      };
     }
     const problems = this.http.problems.slice(first);
     const result: Result = {

@@ -34,7 +34,10 @@ export function followRef(document: Json, node: Json, pointer = ''): Followed {
     value = ref
       .slice(2)
       .split('/')
-      .reduce<Json>((parent, segment) => (isObject(parent) ? parent[unescape(segment)] : Array.isArray(parent) ? parent[Number(segment)] : undefined), document);
+      .reduce<Json>(
+        (parent, segment) => (isObject(parent) ? parent[unescape(segment)] : Array.isArray(parent) ? parent[Number(segment)] : undefined),
+        document,
+      );
     if (value === undefined) throw new Error(`openapi.yaml: ${ref} names nothing`);
   }
   if (layers.length > 0 && isObject(value)) value = Object.assign({}, value, ...layers);

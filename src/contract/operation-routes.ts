@@ -1,6 +1,13 @@
 // Registers every operation of openapi.yaml with its handler, in the open scope or the protected
 // one as the operation's `security` says; start-up fails when handlers and operations differ.
-import type { FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault, RouteGenericInterface, RouteHandlerMethod } from 'fastify';
+import type {
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+} from 'fastify';
 import { operations, type OperationId } from '../../generated/schemas.js';
 import { operation } from './operation.js';
 
@@ -43,7 +50,8 @@ export default async function operationRoutes(app: FastifyInstance, options: Ope
   const problems = mismatches(ids, Object.keys(options.handlers));
   if (problems.length > 0) throw new Error(`the routes do not match openapi.yaml: ${problems.join('; ')}`);
   // The operationId rides in the route's config: metrics label requests by it (src/plugins/metrics.ts).
-  const route = (scope: FastifyInstance, id: OperationId) => scope.route({ ...operation(id), config: { operationId: id }, handler: options.handlers[id]! });
+  const route = (scope: FastifyInstance, id: OperationId) =>
+    scope.route({ ...operation(id), config: { operationId: id }, handler: options.handlers[id]! });
 
   await app.register(async function openOperations(scope) {
     await options.open?.(scope);

@@ -6,7 +6,8 @@ import { discoveryUrl, type OidcConfig } from '../auth/oidc/oidc-config.js';
 const SCHEME = 'oidc';
 
 type Json = Record<string, unknown>;
-const schemes = (document: Json) => (document.components as { securitySchemes: Record<string, { openIdConnectUrl?: string }> }).securitySchemes;
+const schemes = (document: Json) =>
+  (document.components as { securitySchemes: Record<string, { openIdConnectUrl?: string }> }).securitySchemes;
 
 /** The openIdConnectUrl written in openapi.yaml, which only a deployment with a provider can fill in. */
 export const PLACEHOLDER_URL = schemes(openApiDocument)[SCHEME]?.openIdConnectUrl ?? '';

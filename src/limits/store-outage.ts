@@ -37,6 +37,9 @@ export class StoreOutage {
   #warn(error: Error): void {
     if (this.#down || this.#closing) return;
     this.#down = true;
-    this.log.warn({ err: error }, 'Redis is unreachable: the rate limits fail open (requests are let through, failed authentications are counted per instance) until it answers again');
+    this.log.warn(
+      { err: error },
+      'Redis is unreachable: the rate limits fail open (requests are let through, failed authentications are counted per instance) until it answers again',
+    );
   }
 }

@@ -27,7 +27,15 @@ export class HotHistogram<Label extends string> {
   readonly #index = new Map<string, unknown>();
 
   /** `countName`: also register a counter of the observations under that name (its values are the histogram's counts). */
-  constructor(options: { name: string; help: string; labelNames: readonly Label[]; buckets: readonly number[]; registry: Registry; countName?: string; countHelp?: string }) {
+  constructor(options: {
+    name: string;
+    help: string;
+    labelNames: readonly Label[];
+    buckets: readonly number[];
+    registry: Registry;
+    countName?: string;
+    countHelp?: string;
+  }) {
     this.name = options.name;
     this.help = options.help;
     this.#labelNames = options.labelNames;
@@ -78,7 +86,11 @@ export class HotHistogram<Label extends string> {
       let cumulative = 0;
       for (let bucket = 0; bucket <= inf; bucket++) {
         cumulative += counts[bucket]!;
-        values.push({ metricName: `${this.name}_bucket`, labels: { ...labels, le: bucket === inf ? '+Inf' : this.#bounds[bucket]! }, value: cumulative });
+        values.push({
+          metricName: `${this.name}_bucket`,
+          labels: { ...labels, le: bucket === inf ? '+Inf' : this.#bounds[bucket]! },
+          value: cumulative,
+        });
       }
       values.push({ metricName: `${this.name}_sum`, labels, value: counts[inf + 1]! });
       values.push({ metricName: `${this.name}_count`, labels, value: cumulative });
@@ -88,7 +100,11 @@ export class HotHistogram<Label extends string> {
 
   #counter(name: string, help: string): Collected {
     const inf = this.#bounds.length;
-    const values = this.#series.map(({ labels, counts }) => ({ metricName: name, labels, value: counts.slice(0, inf + 1).reduce((a, b) => a + b, 0) }));
+    const values = this.#series.map(({ labels, counts }) => ({
+      metricName: name,
+      labels,
+      value: counts.slice(0, inf + 1).reduce((a, b) => a + b, 0),
+    }));
     return { name, help, type: 'counter', values, aggregator: 'sum' };
   }
 }

@@ -66,11 +66,27 @@ function timeStoreCalls(registry: Registry): () => void {
 function measureCommits(registry: Registry): () => void {
   const registers = [registry];
   // A commit every few writes: hot histograms too, each one series (no labels), made now so it shows 0 before the first commit.
-  const batchSizes = new HotHistogram<never>({ name: 'plant_store_sqlite_commit_batch_size', help: 'Writes that shared one SQLite group commit (and its sync).', labelNames: [], buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000], registry });
-  const durations = new HotHistogram<never>({ name: 'plant_store_sqlite_commit_duration_seconds', help: "Time of each SQLite group commit: the batch's writes and COMMIT (on the event loop), then the sync of the WAL (off it).", labelNames: [], buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registry });
+  const batchSizes = new HotHistogram<never>({
+    name: 'plant_store_sqlite_commit_batch_size',
+    help: 'Writes that shared one SQLite group commit (and its sync).',
+    labelNames: [],
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000],
+    registry,
+  });
+  const durations = new HotHistogram<never>({
+    name: 'plant_store_sqlite_commit_duration_seconds',
+    help: "Time of each SQLite group commit: the batch's writes and COMMIT (on the event loop), then the sync of the WAL (off it).",
+    labelNames: [],
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registry,
+  });
   const batchSize = batchSizes.series();
   const duration = durations.series();
-  const failed = new Counter({ name: 'plant_store_sqlite_commit_failures_total', help: 'SQLite group commits that failed: none of their writes was kept, each answered with an error.', registers });
+  const failed = new Counter({
+    name: 'plant_store_sqlite_commit_failures_total',
+    help: 'SQLite group commits that failed: none of their writes was kept, each answered with an error.',
+    registers,
+  });
   failed.inc(0);
   const settled = (context: Timed<CommitContext>) => {
     durations.observe(duration, seconds(context));
@@ -106,13 +122,27 @@ function measurePool(registry: Registry, pool: pg.Pool): () => void {
       this.set({ state: 'idle' }, pool.idleCount);
     },
   });
-  new Gauge({ name: 'plant_store_postgres_pool_max', help: 'Most connections the pool opens (DATABASE_POOL_SIZE).', registers, collect() {
-    this.set(pool.options.max);
-  } });
-  new Gauge({ name: 'plant_store_postgres_pool_waiting', help: 'Queries waiting for a free PostgreSQL connection (the pool is at its size).', registers, collect() {
-    this.set(pool.waitingCount);
-  } });
-  const errors = new Counter({ name: 'plant_store_postgres_pool_errors_total', help: 'Errors of idle PostgreSQL connections (the server closed or lost one); the pool opens a new one on next use.', registers });
+  new Gauge({
+    name: 'plant_store_postgres_pool_max',
+    help: 'Most connections the pool opens (DATABASE_POOL_SIZE).',
+    registers,
+    collect() {
+      this.set(pool.options.max);
+    },
+  });
+  new Gauge({
+    name: 'plant_store_postgres_pool_waiting',
+    help: 'Queries waiting for a free PostgreSQL connection (the pool is at its size).',
+    registers,
+    collect() {
+      this.set(pool.waitingCount);
+    },
+  });
+  const errors = new Counter({
+    name: 'plant_store_postgres_pool_errors_total',
+    help: 'Errors of idle PostgreSQL connections (the server closed or lost one); the pool opens a new one on next use.',
+    registers,
+  });
   errors.inc(0);
   const onError = () => errors.inc();
   pool.on('error', onError);

@@ -58,7 +58,8 @@ export default fp(
       // Unknown and revoked tokens resolve false; a store fault rejects, and is answered as one (below).
       async auth(key: string, request: FastifyRequest): Promise<boolean> {
         // pst_ tokens first, untouched; a provider's JWT only when one is configured.
-        if (!looksLikeToken(key)) return providerTokens !== undefined && looksLikeJwt(key) && (await providerToken(providerTokens, key, request));
+        if (!looksLikeToken(key))
+          return providerTokens !== undefined && looksLikeJwt(key) && (await providerToken(providerTokens, key, request));
         const owner = await request.store.findToken(hashToken(key));
         if (owner === undefined) return false;
         request.user = owner.user;

@@ -15,7 +15,8 @@ interface ValidationIssue {
 
 function describeValidation(context: string | undefined, issue: ValidationIssue): string {
   const where = (context ?? 'request') + issue.instancePath.replace(/\//g, '.');
-  if (issue.keyword === 'additionalProperties') return `${where} has an unknown property "${String(issue.params.additionalProperty)}"; remove it.`;
+  if (issue.keyword === 'additionalProperties')
+    return `${where} has an unknown property "${String(issue.params.additionalProperty)}"; remove it.`;
   if (issue.keyword === 'required') return `${where} is missing the required property "${String(issue.params.missingProperty)}".`;
   if (issue.keyword === 'pattern' && context === 'body') return `${where} must not contain control characters or unpaired surrogates.`;
   return `${where} ${issue.message ?? 'is not valid'}.`;
@@ -65,7 +66,11 @@ export default fp(
       const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
       if (status >= 500 && !isPublicError(error)) {
         request.log.error({ err: error }, 'request failed');
-        return sendError(reply, status === 503 ? 503 : 500, `Something went wrong on our side; it is logged as request ${request.id}. Please retry.`);
+        return sendError(
+          reply,
+          status === 503 ? 503 : 500,
+          `Something went wrong on our side; it is logged as request ${request.id}. Please retry.`,
+        );
       }
       return sendError(reply, status, frameworkMessage(error, request));
     });

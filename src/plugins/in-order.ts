@@ -24,7 +24,11 @@ const waiting = new WeakMap<Socket, Waiting[]>();
 
 /** Lets the waiting requests whose turn has come go on, then waits for the next answer to close. */
 function release(socket: Socket, queue: Waiting[]): void {
-  for (let head = current(socket); queue.length > 0 && (head === null || head === queue[0]!.response || socket.destroyed); head = current(socket)) {
+  for (
+    let head = current(socket);
+    queue.length > 0 && (head === null || head === queue[0]!.response || socket.destroyed);
+    head = current(socket)
+  ) {
     queue.shift()!.go();
   }
   if (queue.length === 0) return void waiting.delete(socket);

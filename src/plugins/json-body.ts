@@ -57,7 +57,8 @@ export default fp(async function jsonBody(app: FastifyInstance) {
     // Some clients label a bodiless DELETE as JSON; only operations that take a body need one.
     if (bytes.length === 0 && request.routeOptions.schema?.body === undefined) return done(null, undefined);
     const charset = charsetOf(request.headers['content-type'] ?? '');
-    if (charset !== undefined && !UTF8.has(charset)) return done(new UnsupportedCharset(charset.length > 40 ? `${charset.slice(0, 40)}...` : charset), undefined);
+    if (charset !== undefined && !UTF8.has(charset))
+      return done(new UnsupportedCharset(charset.length > 40 ? `${charset.slice(0, 40)}...` : charset), undefined);
     if (!isUtf8(bytes)) return done(new InvalidUtf8(), undefined);
     try {
       done(null, parseExactJson(bytes.toString('utf8')));

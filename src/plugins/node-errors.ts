@@ -18,7 +18,13 @@ const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}...` : t
 function errorAnswer(status: number, message: string, requestId: string = randomUUID()) {
   const body = JSON.stringify({ error: status, message });
   // Connection: close: after a request Node could not read, the rest of the connection cannot be trusted.
-  const headers = { ...API_SECURITY_HEADERS, 'x-request-id': requestId, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+  const headers = {
+    ...API_SECURITY_HEADERS,
+    'x-request-id': requestId,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
   return { body, headers };
 }
 
@@ -30,9 +36,15 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const message =
-    status === 431 ? 'The request headers are too large.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP.';
+    status === 431
+      ? 'The request headers are too large.'
+      : status === 408
+        ? 'The request took too long to arrive.'
+        : 'The request is not valid HTTP.';
   const { body, headers } = errorAnswer(status, message);
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const lines = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}\r\n${body}`);
 }
 
@@ -42,7 +54,11 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   const path = request.url.split('?')[0]!;
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     // DELETE /plants/{id} is the only route with a path parameter; the router gives up on it past 100 characters.
-    sendError(reply, 400, `The id in the path is too long: an id is a decimal int64, at most 20 characters. The path starts "${clip(path)}".`);
+    sendError(
+      reply,
+      400,
+      `The id in the path is too long: an id is a decimal int64, at most 20 characters. The path starts "${clip(path)}".`,
+    );
     return;
   }
   sendError(reply, 400, `The request URL is not valid: it is not correctly percent-encoded. It starts "${clip(path)}".`);
@@ -52,7 +68,11 @@ export default fp(
   async function nodeErrors(app: FastifyInstance) {
     // Without a listener Node answers 417 with an empty body; with one, the answer is ours.
     app.server.on('checkExpectation', (request, response) => {
-      const { body, headers } = errorAnswer(417, new UnsupportedExpectation(clip(String(request.headers.expect))).message, requestIdOf(request));
+      const { body, headers } = errorAnswer(
+        417,
+        new UnsupportedExpectation(clip(String(request.headers.expect))).message,
+        requestIdOf(request),
+      );
       response.writeHead(417, headers).end(body);
     });
     // HTTP/1.1 requires Host (RFC 9112, 3.2). Node's own check (requireHostHeader, off in app.ts)

@@ -24,7 +24,10 @@ export default fp(
     const client = redisClient(options.redisUrl, outage);
     app.decorate('limitWindows', new RedisWindows(client, options.keyPrefix, outage));
     await connectOrCarryOn(client);
-    app.log.info({ redis: `${client.options.host}:${client.options.port}`, ready: client.status === 'ready' }, 'rate limits are shared through Redis');
+    app.log.info(
+      { redis: `${client.options.host}:${client.options.port}`, ready: client.status === 'ready' },
+      'rate limits are shared through Redis',
+    );
     // Not QUIT: with requests all answered there is nothing to wait for, and a dead Redis would make it wait.
     app.addHook('onClose', async () => {
       outage.closing();

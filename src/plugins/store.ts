@@ -28,7 +28,10 @@ export default fp(
       getter(this: FastifyRequest) {
         const request = this as FastifyRequest & { [HANDLE]: PlantStore | null };
         // Traced only while metrics or traces listen; decided per request, so subscribing later works.
-        return (request[HANDLE] ??= storeCalls.hasSubscribers || storeCallTimes.hasSubscribers ? new TracedStore(store.forRequest(), store.kind) : store.forRequest());
+        return (request[HANDLE] ??=
+          storeCalls.hasSubscribers || storeCallTimes.hasSubscribers
+            ? new TracedStore(store.forRequest(), store.kind)
+            : store.forRequest());
       },
     });
     app.addHook('onClose', async () => store.close());

@@ -2,13 +2,18 @@
 import type { Config } from '../config.js';
 import type { Store } from './plant-store.js';
 
-type StoreConfig = Pick<Config, 'databasePath'> & Partial<Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseTimeoutMs' | 'writeLockTimeoutMs'>>;
+type StoreConfig = Pick<Config, 'databasePath'> &
+  Partial<Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseTimeoutMs' | 'writeLockTimeoutMs'>>;
 
 /** Each store's driver is imported only when it is the one configured: pg alone holds about 10 MB. */
 export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.databaseUrl !== undefined) {
     const { PostgresStore } = await import('./postgres/postgres-store.js');
-    return PostgresStore.open({ url: config.databaseUrl, poolSize: config.databasePoolSize ?? 10, timeoutMs: config.databaseTimeoutMs ?? 5000 });
+    return PostgresStore.open({
+      url: config.databaseUrl,
+      poolSize: config.databasePoolSize ?? 10,
+      timeoutMs: config.databaseTimeoutMs ?? 5000,
+    });
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
   return new SqliteStore(config.databasePath, { lockTimeoutMs: config.writeLockTimeoutMs });

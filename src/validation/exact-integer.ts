@@ -36,12 +36,19 @@ export function exactIntegerKeyword(ajv: Ajv): Ajv {
         const value = toBigint(data, rule.text);
         if (value === undefined || value < min || value > max) {
           validate.errors = [
-            { keyword: 'exactInteger', instancePath: context?.instancePath ?? '', schemaPath: '#/exactInteger', params: { min, max }, message: `must be ${written} from ${min} to ${max}` },
+            {
+              keyword: 'exactInteger',
+              instancePath: context?.instancePath ?? '',
+              schemaPath: '#/exactInteger',
+              params: { min, max },
+              message: `must be ${written} from ${min} to ${max}`,
+            },
           ];
           return false;
         }
         if (context?.parentData !== undefined) {
-          (context.parentData as Record<string | number, unknown>)[context.parentDataProperty] = rule.format === 'int64' ? value : Number(value);
+          (context.parentData as Record<string | number, unknown>)[context.parentDataProperty] =
+            rule.format === 'int64' ? value : Number(value);
         }
         return true;
       };

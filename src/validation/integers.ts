@@ -15,7 +15,11 @@ export function isDecimalInteger(text: string): boolean {
 }
 
 /** `text` as an exact integer when it is a decimal integer from `min` to `max` (the int64 range by default); else undefined. */
-export function parseDecimalInteger(text: string, min: bigint = INTEGER_RANGES.int64.min, max: bigint = INTEGER_RANGES.int64.max): bigint | undefined {
+export function parseDecimalInteger(
+  text: string,
+  min: bigint = INTEGER_RANGES.int64.min,
+  max: bigint = INTEGER_RANGES.int64.max,
+): bigint | undefined {
   if (text.length > INT64_DIGITS || !isDecimalInteger(text)) return undefined;
   const value = BigInt(text);
   return value < min || value > max ? undefined : value;

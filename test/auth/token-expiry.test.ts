@@ -65,8 +65,16 @@ t.test('the expiry of a token made now: never, now plus the duration, or the tim
   t.equal(expiryFromOptions({}, NOW), null, 'no option: it never expires, as before');
   t.same(expiryFromOptions({ 'expires-in': '30d' }, NOW), new Date(NOW + 30 * DAY));
   t.same(expiryFromOptions({ 'expires-at': '2030-02-01T00:00:00Z' }, NOW), new Date(Date.UTC(2030, 1, 1)));
-  t.same(expiryFromOptions({ 'expires-at': '2030-02-01T01:30+01:00' }, NOW), new Date(Date.UTC(2030, 1, 1, 0, 30)), 'an offset is honoured');
-  t.same(expiryFromOptions({ 'expires-at': '2030-02-01t00:00:00.250z' }, NOW), new Date(Date.UTC(2030, 1, 1, 0, 0, 0, 250)), 'RFC 3339 allows lower-case t and z');
+  t.same(
+    expiryFromOptions({ 'expires-at': '2030-02-01T01:30+01:00' }, NOW),
+    new Date(Date.UTC(2030, 1, 1, 0, 30)),
+    'an offset is honoured',
+  );
+  t.same(
+    expiryFromOptions({ 'expires-at': '2030-02-01t00:00:00.250z' }, NOW),
+    new Date(Date.UTC(2030, 1, 1, 0, 0, 0, 250)),
+    'RFC 3339 allows lower-case t and z',
+  );
   t.same(expiryFromOptions({ 'expires-at': '2032-02-29T00:00Z' }, NOW), new Date(Date.UTC(2032, 1, 29)), 'a leap day');
 });
 

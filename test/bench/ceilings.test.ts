@@ -29,7 +29,12 @@ t.test('the fixed ceiling: a constant page with a next link, a plant, 204', asyn
     t.same(page.json(), firstPage(20), 'the bench user first page, whatever the cursor');
     t.equal(nextCursor(page.headers.link), 20n);
   }
-  const created = await app.inject({ method: 'POST', url: '/plants', headers: { 'content-type': 'application/json' }, payload: '{"id":9223372036854775807,"name":"x"}' });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/plants',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"id":9223372036854775807,"name":"x"}',
+  });
   t.equal(created.statusCode, 200);
   t.equal(created.headers['content-type'], 'application/json; charset=utf-8');
   t.ok(isPlant(created.json()), 'a Plant');

@@ -65,6 +65,10 @@ t.test('the peer creates, lists and deletes plants by exact int64 ids', async (t
 
   const db = new Database(path, { readonly: true });
   t.teardown(() => db.close());
-  const stored = db.prepare('SELECT id FROM plants WHERE owner = ? AND id > ?').pluck().safeIntegers().all(BENCH_USER, MAX - 10n);
+  const stored = db
+    .prepare('SELECT id FROM plants WHERE owner = ? AND id > ?')
+    .pluck()
+    .safeIntegers()
+    .all(BENCH_USER, MAX - 10n);
   t.same(stored, [MAX - 1n], 'stored exactly');
 });

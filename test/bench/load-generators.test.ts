@@ -28,7 +28,13 @@ async function recorder(t: Test): Promise<{ url: string; seen: Seen[] }> {
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
-      seen.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization ?? '', contentType: request.headers['content-type'], body });
+      seen.push({
+        method: request.method!,
+        url: request.url!,
+        authorization: request.headers.authorization ?? '',
+        contentType: request.headers['content-type'],
+        body,
+      });
       if (request.method === 'DELETE') response.writeHead(204).end();
       else response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
@@ -106,7 +112,10 @@ for (const [name, available, run] of generators) {
     t.ok(Math.abs(top - zipfWeights(MIX_USERS.length)[0]!) < 0.04, `the busiest user has ${top} of the calls`);
     t.ok((users.get(MIX_USERS[0]!) ?? 0) > (users.get(MIX_USERS[9]!) ?? 0) * 3, 'rank 1 far above rank 10');
     t.ok(takenInOrder(creates, 1e13), 'creates: fresh ids in order, each once');
-    t.ok([...deletes.values()].every((ids) => takenInOrder(ids, 1e13 + DELETE_ID_OFFSET)), "deletes: each user's own ids in order from deleteFirstId, each once");
+    t.ok(
+      [...deletes.values()].every((ids) => takenInOrder(ids, 1e13 + DELETE_ID_OFFSET)),
+      "deletes: each user's own ids in order from deleteFirstId, each once",
+    );
   });
 
   t.test(`${name}: creates that sort first count down`, { skip: available ? false : `${name} is not installed` }, async (t) => {
@@ -114,7 +123,10 @@ for (const [name, available, run] of generators) {
     await run({ url, token: 'bench', tokens, connections: 2, seconds: 1, plan: { kind: 'post', firstId: -1e13, step: -1 } });
     const ids = seen.map((request) => (JSON.parse(request.body) as { id: number }).id);
     t.ok(ids.length > 100);
-    t.ok(seen.every((request) => request.authorization === 'Bearer bench'), "the bench user's token");
+    t.ok(
+      seen.every((request) => request.authorization === 'Bearer bench'),
+      "the bench user's token",
+    );
     t.ok(takenInOrder(ids, -1e13, -1), 'each new id below all before');
   });
 }

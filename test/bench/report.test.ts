@@ -15,7 +15,21 @@ import { tempDir } from '../helpers/temp-dir.js';
 const data: DataSet = { name: '1m', rows: 1_000_000, path: '/nowhere.db' };
 const scenario = scenarios(data, data, 10_000).find((s) => s.id === 'get-random-pages')!;
 const measurements: Measurement[] = [1, 2].flatMap((round) =>
-  scenario.contestants.map((c, i) => ({ scenario: scenario.id, round, label: c.label, requestsPerSecond: [1000, 50, 300][i]!, p50Ms: 1, p99Ms: 2, cpuShare: 1, cpuMicrosPerRequest: 10, peakRssMB: 90, requests: 1000, seconds: 1, unexpected: 0, errors: 0 })),
+  scenario.contestants.map((c, i) => ({
+    scenario: scenario.id,
+    round,
+    label: c.label,
+    requestsPerSecond: [1000, 50, 300][i]!,
+    p50Ms: 1,
+    p99Ms: 2,
+    cpuShare: 1,
+    cpuMicrosPerRequest: 10,
+    peakRssMB: 90,
+    requests: 1000,
+    seconds: 1,
+    unexpected: 0,
+    errors: 0,
+  })),
 );
 
 function record(args: string[], revision: string): RunRecord {

@@ -51,9 +51,16 @@ t.test('a ratio is the median of per-round ratios, not the ratio of medians', as
   // Per-round ratios 0.5, 0.6, 0.9, 1.22: median (0.6 + 0.9) / 2 = 0.75; medians alone would give 60.5 / 100.
   t.equal(Number(summary.ratios[0]!.median.toFixed(6)), 0.75);
   t.equal(summary.ratios[0]!.min, 0.5);
-  t.same(summary.targets.map((target) => target.met), [true]);
+  t.same(
+    summary.targets.map((target) => target.met),
+    [true],
+  );
   const stricter = summarize(scenario([{ kind: 'ratio', of: 'ours', to: 'ref', atLeast: 0.76 }]), measured);
-  t.same(stricter.targets.map((target) => target.met), [false], 'just below the target is not met');
+  t.same(
+    stricter.targets.map((target) => target.met),
+    [false],
+    'just below the target is not met',
+  );
 });
 
 t.test('tail, memory and failures are judged and counted', async (t) => {
@@ -87,6 +94,10 @@ t.test('tail, memory and failures are judged and counted', async (t) => {
 t.test('each load generator of a multi-instance server gets its own ids', async (t) => {
   t.same(shareOf({ kind: 'post', firstId: 1000, step: 1 }, 0), { kind: 'post', firstId: 1000, step: 1 });
   t.same(shareOf({ kind: 'delete', firstId: 1000 }, 2), { kind: 'delete', firstId: 1000 + 2 * INSTANCE_ID_STRIDE });
-  t.same(shareOf({ kind: 'post', firstId: -1000, step: -1 }, 1), { kind: 'post', firstId: -1000 - INSTANCE_ID_STRIDE, step: -1 }, 'counting down, further down');
+  t.same(
+    shareOf({ kind: 'post', firstId: -1000, step: -1 }, 1),
+    { kind: 'post', firstId: -1000 - INSTANCE_ID_STRIDE, step: -1 },
+    'counting down, further down',
+  );
   t.same(shareOf({ kind: 'get', path: '/plants' }, 1), { kind: 'get', path: '/plants' }, 'reads are shared as they are');
 });

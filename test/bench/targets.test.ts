@@ -15,12 +15,28 @@ const all = scenarios(big, small, 1_000_000);
 const byId = (id: string) => all.find((scenario) => scenario.id === id)!;
 
 function measurement(scenario: string, label: string, round: number, requestsPerSecond: number): Measurement {
-  return { scenario, round, label, requestsPerSecond, p50Ms: 1, p99Ms: 2, cpuShare: 1, cpuMicrosPerRequest: 1e6 / requestsPerSecond, peakRssMB: 100, requests: requestsPerSecond, seconds: 1, unexpected: 0, errors: 0 };
+  return {
+    scenario,
+    round,
+    label,
+    requestsPerSecond,
+    p50Ms: 1,
+    p99Ms: 2,
+    cpuShare: 1,
+    cpuMicrosPerRequest: 1e6 / requestsPerSecond,
+    peakRssMB: 100,
+    requests: requestsPerSecond,
+    seconds: 1,
+    unexpected: 0,
+    errors: 0,
+  };
 }
 
 /** Rounds of the same contestants with these requests per second, in contestant order. */
 const rounds = (scenario: Scenario, perRound: number[][]) =>
-  perRound.flatMap((values, i) => scenario.contestants.map((contestant, j) => measurement(scenario.id, contestant.label, i + 1, values[j]!)));
+  perRound.flatMap((values, i) =>
+    scenario.contestants.map((contestant, j) => measurement(scenario.id, contestant.label, i + 1, values[j]!)),
+  );
 
 t.test('the three targets of issue 14', async (t) => {
   t.same(byId('realistic-mix').targets[0], { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.5 });
@@ -42,7 +58,7 @@ t.test('every earlier target is still reported', async (t) => {
   t.same(byId('page-size').targets, [{ kind: 'row-cost', atMost: 1.5 }]);
 });
 
-t.test("issue 19: metrics cost at most 5% of the realistic mix, measured side by side", async (t) => {
+t.test('issue 19: metrics cost at most 5% of the realistic mix, measured side by side', async (t) => {
   const mix = byId('realistic-mix');
   t.same(mix.targets.slice(1), [{ kind: 'ratio', of: 'plant-store+metrics', to: 'plant-store', atLeast: 0.95 }]);
   const servers = Object.fromEntries(mix.servers.map((server) => [server.id, server]));
@@ -60,7 +76,11 @@ t.test('the references do comparable work, and say what it is', async (t) => {
   t.equal(kinds('realistic-mix').ceiling, 'ceiling', 'the mix against fixed answers');
   for (const id of ['realistic-mix', 'get-first-page', 'get-random-pages']) {
     const scenario = byId(id);
-    t.same(Object.keys(scenario.does ?? {}).sort(), scenario.contestants.map((c) => c.label).sort(), `${id}: what each server does per request`);
+    t.same(
+      Object.keys(scenario.does ?? {}).sort(),
+      scenario.contestants.map((c) => c.label).sort(),
+      `${id}: what each server does per request`,
+    );
   }
 });
 
@@ -81,16 +101,54 @@ t.test('verdicts come from the median of per-round ratios', async (t) => {
   const mix = byId('realistic-mix'); // contestants: ceiling, express-peer, plant-store, plant-store+metrics
   // Per-round ratios plant-store / ceiling: 0.40, 0.52, 0.55, 0.70: median 0.535.
   // plant-store+metrics / plant-store: 0.95, 0.9615, 0.9455, 0.9714: median 0.956, met.
-  const met = summarize(mix, rounds(mix, [[100, 10, 40, 38], [100, 10, 52, 50], [100, 10, 55, 52], [100, 10, 70, 68]]));
+  const met = summarize(
+    mix,
+    rounds(mix, [
+      [100, 10, 40, 38],
+      [100, 10, 52, 50],
+      [100, 10, 55, 52],
+      [100, 10, 70, 68],
+    ]),
+  );
   t.equal(Number(met.ratios.find((r) => r.to === 'ceiling')!.median.toFixed(6)), 0.535);
-  t.same(met.targets.map((target) => [target.measured, target.met]), [['0.535 ×', true], ['0.956 ×', true]]);
+  t.same(
+    met.targets.map((target) => [target.measured, target.met]),
+    [
+      ['0.535 ×', true],
+      ['0.956 ×', true],
+    ],
+  );
   // Ratios 0.45, 0.49, 0.50, 0.90: median 0.495, not met, though their mean is 0.585.
   // With metrics 0.9333, 0.9388, 0.96, 0.9889: median 0.949, not met though the mean is 0.955.
-  const notMet = summarize(mix, rounds(mix, [[100, 10, 45, 42], [100, 10, 49, 46], [100, 10, 50, 48], [100, 10, 90, 89]]));
-  t.same(notMet.targets.map((target) => [target.measured, target.met]), [['0.495 ×', false], ['0.949 ×', false]]);
+  const notMet = summarize(
+    mix,
+    rounds(mix, [
+      [100, 10, 45, 42],
+      [100, 10, 49, 46],
+      [100, 10, 50, 48],
+      [100, 10, 90, 89],
+    ]),
+  );
+  t.same(
+    notMet.targets.map((target) => [target.measured, target.met]),
+    [
+      ['0.495 ×', false],
+      ['0.949 ×', false],
+    ],
+  );
 
   const pages = byId('get-random-pages'); // contestants: ceiling-pages, express-peer, plant-store
-  const judged = summarize(pages, rounds(pages, [[1000, 50, 340], [1000, 50, 360], [1000, 50, 351]]));
-  t.same(judged.targets.map((target) => [target.text, target.measured, target.met]), [['plant-store at least 0.35 × ceiling-pages (req/s)', '0.351 ×', true]]);
+  const judged = summarize(
+    pages,
+    rounds(pages, [
+      [1000, 50, 340],
+      [1000, 50, 360],
+      [1000, 50, 351],
+    ]),
+  );
+  t.same(
+    judged.targets.map((target) => [target.text, target.measured, target.met]),
+    [['plant-store at least 0.35 × ceiling-pages (req/s)', '0.351 ×', true]],
+  );
   t.ok(judged.does?.['ceiling-pages']?.includes('response schema'), 'the summary carries what each server does, for the report');
 });

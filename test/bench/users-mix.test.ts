@@ -57,10 +57,22 @@ t.test('the calls follow the shares, the users follow Zipf, the ids are fresh or
   for (const rank of [0, 1, 9, 49]) {
     const user = MIX_USERS[rank]!;
     const expected = weights[rank]!;
-    t.ok(Math.abs(share(perUser.get(user) ?? 0) - expected) < 0.1 * expected + 0.002, `rank ${rank + 1}: ${share(perUser.get(user) ?? 0)} of calls, expected ${expected}`);
+    t.ok(
+      Math.abs(share(perUser.get(user) ?? 0) - expected) < 0.1 * expected + 0.002,
+      `rank ${rank + 1}: ${share(perUser.get(user) ?? 0)} of calls, expected ${expected}`,
+    );
   }
-  t.same(created, created.map((_, i) => mix.firstId + i), 'creates take consecutive fresh ids');
-  for (const [user, ids] of deletes) t.same(ids, ids.map((_, i) => mix.deleteFirstId + i), `${user} deletes its own ids in order, each once`);
+  t.same(
+    created,
+    created.map((_, i) => mix.firstId + i),
+    'creates take consecutive fresh ids',
+  );
+  for (const [user, ids] of deletes)
+    t.same(
+      ids,
+      ids.map((_, i) => mix.deleteFirstId + i),
+      `${user} deletes its own ids in order, each once`,
+    );
 });
 
 t.test("the seeds hold every user's deletes of a run of the expected size", async (t) => {
@@ -87,9 +99,14 @@ t.test('fresh id ranges never overlap, and ranges that sort first count down bel
   const up = [0, 1, 2].map((run) => freshIds(0, run));
   t.ok(up.every((ids, i) => ids.step === 1 && (i === 0 || ids.firstId > up[i - 1]!.firstId + 3 * DELETE_ID_OFFSET)));
   const down = [0, 1, 2].map((run) => freshIds(1, run, true));
-  t.ok(down.every((ids, i) => ids.step === -1 && ids.firstId < 0 && (i === 0 || ids.firstId < down[i - 1]!.firstId - 3 * DELETE_ID_OFFSET)));
+  t.ok(
+    down.every((ids, i) => ids.step === -1 && ids.firstId < 0 && (i === 0 || ids.firstId < down[i - 1]!.firstId - 3 * DELETE_ID_OFFSET)),
+  );
   t.ok(freshIds(5, 9000).firstId < 2 ** 53, 'ids stay exact in JavaScript and Lua numbers');
   t.throws(() => freshIds(0, 1e5), /too many runs/);
   const second = shareOf(plan(), 1) as UsersMixPlan;
-  t.ok(second.deleteFirstId > plan().deleteFirstId && second.firstId > plan().deleteFirstId, "a second load generator's creates and deletes start past the first's");
+  t.ok(
+    second.deleteFirstId > plan().deleteFirstId && second.firstId > plan().deleteFirstId,
+    "a second load generator's creates and deletes start past the first's",
+  );
 });

@@ -54,10 +54,14 @@ async function consumerOrigin(t: Test): Promise<string> {
     const send = (type: string, body: string) => response.writeHead(200, { 'content-type': type }).end(body);
     if (url === '/') return send('text/html', PAGE);
     if (url === '/favicon.ico') return response.writeHead(204).end();
-    if (url === '/openapi-fetch.mjs') return send('text/javascript', readFileSync(join(projectRoot, 'node_modules/openapi-fetch/dist/index.mjs'), 'utf8'));
+    if (url === '/openapi-fetch.mjs')
+      return send('text/javascript', readFileSync(join(projectRoot, 'node_modules/openapi-fetch/dist/index.mjs'), 'utf8'));
     if (client) {
       const source = readFileSync(join(projectRoot, 'clients', 'typescript', 'src', `${client[1]}.ts`), 'utf8');
-      return send('text/javascript', ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+      return send(
+        'text/javascript',
+        ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText,
+      );
     }
     response.writeHead(404).end();
   });
@@ -67,7 +71,11 @@ async function consumerOrigin(t: Test): Promise<string> {
 }
 
 const runConsumer = (page: Page, api: string, token: string) =>
-  page.evaluate(([base, bearerToken]) => (globalThis as unknown as { consumer(api: string, token: string): Promise<unknown> }).consumer(base!, bearerToken!), [api, token]);
+  page.evaluate(
+    ([base, bearerToken]) =>
+      (globalThis as unknown as { consumer(api: string, token: string): Promise<unknown> }).consumer(base!, bearerToken!),
+    [api, token],
+  );
 
 const skip = skipReason();
 if (skip !== undefined) {
@@ -89,19 +97,36 @@ if (skip !== undefined) {
       names: ['p-9223372036854775808', 'p1', 'p2', 'p9223372036854775806', 'p9223372036854775807'],
       listings: ['-9223372036854775808', '1', '2', '9223372036854775806', '9223372036854775807'].map((id) => `bigint ${id} p${id}`),
       thrown: 401,
-      conflict: { error: 409, message: 'A plant with id 1 already exists with a different name or tag; delete it first or use another id.' },
-      denied: { error: { error: 401, message: 'The bearer token is not valid; it may have expired or been revoked. Ask for a new one.' }, challenge: 'Bearer realm="plant-store", error="invalid_token"' },
+      conflict: {
+        error: 409,
+        message: 'A plant with id 1 already exists with a different name or tag; delete it first or use another id.',
+      },
+      denied: {
+        error: { error: 401, message: 'The bearer token is not valid; it may have expired or been revoked. Ask for a new one.' },
+        challenge: 'Bearer realm="plant-store", error="invalid_token"',
+      },
       deleted: 204,
       missing: { error: 404, message: 'You have no plant with id 9223372036854775807.' },
     });
-    const pages = seen.requests.filter((request) => request.method === 'GET' && request.url.startsWith(`${api}/plants`) && request.authorization?.startsWith('Bearer pst_') && !request.authorization.includes('xxxx'));
+    const pages = seen.requests.filter(
+      (request) =>
+        request.method === 'GET' &&
+        request.url.startsWith(`${api}/plants`) &&
+        request.authorization?.startsWith('Bearer pst_') &&
+        !request.authorization.includes('xxxx'),
+    );
     t.equal(pages.length, 6, 'allPlants and allPlantListings each read the exposed Link header and fetched all three pages');
 
     await seen.settled();
     t.same(offsite(seen, [origin, api]), [], 'every request stayed on 127.0.0.1');
     // Chromium logs every failed answer; these are the four the consumer provoked, and nothing else (no CORS error).
     const failed = (status: string) => `console error: Failed to load resource: the server responded with a status of ${status}`;
-    t.same([...seen.problems].sort(), [failed('401 (Unauthorized)'), failed('401 (Unauthorized)'), failed('404 (Not Found)'), failed('409 (Conflict)')]);
+    t.same([...seen.problems].sort(), [
+      failed('401 (Unauthorized)'),
+      failed('401 (Unauthorized)'),
+      failed('404 (Not Found)'),
+      failed('409 (Conflict)'),
+    ]);
     t.same(seen.contract, [], 'every API answer the page got follows openapi.yaml');
   });
 
@@ -115,7 +140,10 @@ if (skip !== undefined) {
     const seen = await watch(page, api);
     await page.goto(`${other}/`, WAIT);
 
-    const failure = await runConsumer(page, api, token).then(() => 'no error', (error: unknown) => (error as Error).message);
+    const failure = await runConsumer(page, api, token).then(
+      () => 'no error',
+      (error: unknown) => (error as Error).message,
+    );
     t.match(failure, /Failed to fetch/);
     t.match(seen.problems.join('\n'), /blocked by CORS policy/);
     const stored = await app.store.forRequest().listPlants('alice', undefined, 10);

@@ -4,7 +4,9 @@ import t from 'tap';
 import { stringifyExact } from '../../clients/typescript/src/exact-json.js';
 
 const hasRoundedInteger = (value: unknown): boolean =>
-  typeof value === 'number' ? Number.isInteger(value) && !Number.isSafeInteger(value) : typeof value === 'object' && value !== null && Object.values(value).some(hasRoundedInteger);
+  typeof value === 'number'
+    ? Number.isInteger(value) && !Number.isSafeInteger(value)
+    : typeof value === 'object' && value !== null && Object.values(value).some(hasRoundedInteger);
 
 t.test('bigints are written digit for digit, anywhere in the value', async (t) => {
   t.equal(stringifyExact({ id: 9223372036854775807n, name: 'Max' }), '{"id":9223372036854775807,"name":"Max"}');

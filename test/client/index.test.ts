@@ -1,7 +1,13 @@
 // @plant-store/client against a real listening server: exact int64 ids on the wire, typed
 // failures (409, 401, 404, 400), the page iterators following Link headers, and ids read back exact.
 import t, { type Test } from 'tap';
-import { createPlantStoreClient, LISTING_MEDIA_TYPE, PlantStoreError, type ApiError, type PlantListing } from '../../clients/typescript/src/index.js';
+import {
+  createPlantStoreClient,
+  LISTING_MEDIA_TYPE,
+  PlantStoreError,
+  type ApiError,
+  type PlantListing,
+} from '../../clients/typescript/src/index.js';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
 import { checkedFetch, listen } from '../helpers/checked-fetch.js';
 
@@ -18,7 +24,12 @@ async function setup(t: Test) {
 
 t.test('bigint ids beyond 2^53 go on the wire as plain JSON integers and stay distinct', async (t) => {
   const { client, wire } = await setup(t);
-  for (const [id, name] of [[MAX, 'Max'], [MAX - 1n, 'Max minus one'], [MIN, 'Min'], [2n ** 53n + 1n, 'Past 2^53']] as const) {
+  for (const [id, name] of [
+    [MAX, 'Max'],
+    [MAX - 1n, 'Max minus one'],
+    [MIN, 'Min'],
+    [2n ** 53n + 1n, 'Past 2^53'],
+  ] as const) {
     const { data, error, response } = await client.POST('/plants', { body: { id, name } });
     t.equal(response.status, 200, name);
     t.equal(error, undefined);
@@ -30,12 +41,20 @@ t.test('bigint ids beyond 2^53 go on the wire as plain JSON integers and stay di
   t.equal(wire.sent[0]!.headers.get('authorization')?.startsWith('Bearer pst_'), true);
 
   const listed = await client.GET('/plants');
-  t.same(listed.data?.map((plant) => plant.name), ['Min', 'Past 2^53', 'Max minus one', 'Max'], 'four plants, in int64 order');
+  t.same(
+    listed.data?.map((plant) => plant.name),
+    ['Min', 'Past 2^53', 'Max minus one', 'Max'],
+    'four plants, in int64 order',
+  );
 
   const deleted = await client.DELETE('/plants/{id}', { params: { path: { id: MAX } } });
   t.equal(deleted.response.status, 204);
   t.equal(wire.sent.at(-1)!.url, '/plants/9223372036854775807');
-  t.same((await client.GET('/plants')).data?.map((plant) => plant.name), ['Min', 'Past 2^53', 'Max minus one'], 'only MAX is gone');
+  t.same(
+    (await client.GET('/plants')).data?.map((plant) => plant.name),
+    ['Min', 'Past 2^53', 'Max minus one'],
+    'only MAX is gone',
+  );
 });
 
 t.test('a number already rounded past 2^53 is refused before anything is sent', async (t) => {
@@ -80,19 +99,27 @@ t.test('404: deleting a plant the caller does not have is a typed Error', async 
 t.test('allPlants follows rel="next" page by page until the last page', async (t) => {
   const { client, wire } = await setup(t);
   const edges = [MIN, MIN + 1n, -(2n ** 53n) - 1n, -1n, 0n, 2n ** 53n, 2n ** 53n + 1n, MAX - 1n, MAX];
-  const ids = [...edges, ...Array.from({ length: 14 }, (_, index) => BigInt(index + 1) * 1000n)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const ids = [...edges, ...Array.from({ length: 14 }, (_, index) => BigInt(index + 1) * 1000n)].sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
   for (const id of [...ids].reverse()) await client.POST('/plants', { body: { id, name: `p${id}` } });
   wire.sent.length = 0;
 
   const names: string[] = [];
   for await (const plant of client.allPlants({ limit: 10 })) names.push(plant.name);
-  t.same(names, ids.map((id) => `p${id}`), 'every plant once, in ascending id order');
-  t.same(wire.sent.map((request) => request.url.replace(/cursor=[^&]+/, 'cursor=…')), [
-    '/plants?limit=10',
-    '/plants?limit=10&cursor=…',
-    '/plants?limit=10&cursor=…',
-  ]);
-  t.ok(wire.sent.every((request) => request.headers.get('authorization')?.startsWith('Bearer ')), 'every page is authenticated');
+  t.same(
+    names,
+    ids.map((id) => `p${id}`),
+    'every plant once, in ascending id order',
+  );
+  t.same(
+    wire.sent.map((request) => request.url.replace(/cursor=[^&]+/, 'cursor=…')),
+    ['/plants?limit=10', '/plants?limit=10&cursor=…', '/plants?limit=10&cursor=…'],
+  );
+  t.ok(
+    wire.sent.every((request) => request.headers.get('authorization')?.startsWith('Bearer ')),
+    'every page is authenticated',
+  );
 });
 
 t.test('allPlants stops early when the loop breaks, and yields nothing for no plants', async (t) => {
@@ -108,7 +135,10 @@ t.test('allPlants stops early when the loop breaks, and yields nothing for no pl
 
 t.test('allPlants throws a PlantStoreError carrying the 400 Error body', async (t) => {
   const { client } = await setup(t);
-  const failure = await client.allPlants({ limit: 0 }).next().catch((error: unknown) => error);
+  const failure = await client
+    .allPlants({ limit: 0 })
+    .next()
+    .catch((error: unknown) => error);
   t.ok(failure instanceof PlantStoreError);
   t.equal((failure as PlantStoreError).status, 400);
   t.match((failure as PlantStoreError).body?.message, /limit/);
@@ -117,7 +147,8 @@ t.test('allPlants throws a PlantStoreError carrying the 400 Error body', async (
 t.test('allPlantListings yields every plant with its id exact, beyond 2^53, page by page like allPlants', async (t) => {
   const { client, wire } = await setup(t);
   const edges = [MIN, MIN + 1n, -(2n ** 53n) - 1n, -1n, 0n, 2n ** 53n, 2n ** 53n + 1n, MAX - 1n, MAX];
-  for (const id of [...edges].reverse()) await client.POST('/plants', { body: { id, name: `p${id}`, ...(id % 2n === 0n ? {} : { tag: `t${id}` }) } });
+  for (const id of [...edges].reverse())
+    await client.POST('/plants', { body: { id, name: `p${id}`, ...(id % 2n === 0n ? {} : { tag: `t${id}` }) } });
   wire.sent.length = 0;
 
   const listings: PlantListing[] = [];
@@ -128,10 +159,18 @@ t.test('allPlantListings yields every plant with its id exact, beyond 2^53, page
     'every id exact (bigint, not a rounded number), in ascending order, tag only where set',
   );
   t.ok(listings.every((plant) => typeof plant.id === 'bigint'));
-  t.same(wire.sent.map((request) => request.headers.get('accept')), Array(3).fill(LISTING_MEDIA_TYPE), 'each of the three pages asked for the listing');
+  t.same(
+    wire.sent.map((request) => request.headers.get('accept')),
+    Array(3).fill(LISTING_MEDIA_TYPE),
+    'each of the three pages asked for the listing',
+  );
   const plainNames: string[] = [];
   for await (const plant of client.allPlants({ limit: 4 })) plainNames.push(plant.name);
-  t.same(plainNames, listings.map((plant) => plant.name), 'the same plants as allPlants');
+  t.same(
+    plainNames,
+    listings.map((plant) => plant.name),
+    'the same plants as allPlants',
+  );
 
   const fromLocation = await client.POST('/plants', { body: { id: MAX - 2n, name: 'Located' } });
   t.equal(fromLocation.response.headers.get('location'), `/plants/${MAX - 2n}`, 'POST answers where the plant is, digit for digit');
@@ -151,5 +190,8 @@ t.test('allPlantListings throws a PlantStoreError on a failed page, and says so 
     },
   });
   await client.POST('/plants', { body: { id: 1n, name: 'One' } });
-  await t.rejects(ignoringAccept.allPlantListings().next(), { name: 'TypeError', message: /answered application\/json; charset=utf-8 instead of application\/vnd\.plant-store\.listing\+json/ });
+  await t.rejects(ignoringAccept.allPlantListings().next(), {
+    name: 'TypeError',
+    message: /answered application\/json; charset=utf-8 instead of application\/vnd\.plant-store\.listing\+json/,
+  });
 });

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { nextLink } from '../../clients/typescript/src/link-header.js';
 
-t.test('the service\'s own header', async (t) => {
+t.test("the service's own header", async (t) => {
   t.equal(nextLink('</plants?limit=20&cursor=djE6NDI>; rel="next"'), '/plants?limit=20&cursor=djE6NDI');
 });
 

@@ -4,11 +4,25 @@ import { parseExactJson } from '../../clients/typescript/src/parse-exact-json.js
 import { parsePlantListings } from '../../clients/typescript/src/plant-listings.js';
 
 t.test('integers are bigints, digit for digit; everything else is what JSON.parse says', async (t) => {
-  t.same(parseExactJson('[9223372036854775807, -9223372036854775808, 9007199254740993, 0, -0]'), [9223372036854775807n, -9223372036854775808n, 9007199254740993n, 0n, 0n]);
+  t.same(parseExactJson('[9223372036854775807, -9223372036854775808, 9007199254740993, 0, -0]'), [
+    9223372036854775807n,
+    -9223372036854775808n,
+    9007199254740993n,
+    0n,
+    0n,
+  ]);
   t.equal(parseExactJson('1.5'), 1.5);
   t.equal(parseExactJson('1e3'), 1000);
   t.equal(parseExactJson('-2.5E-1'), -0.25);
-  for (const text of ['"a\\"b\\\\c\\u00e9\\ud83c\\udf35\\n"', 'true', 'false', 'null', ' {"a" : [ {} , [] , "x" ] } ', '{"name":"é 🌵 </script>","tag":""}', '[]']) {
+  for (const text of [
+    '"a\\"b\\\\c\\u00e9\\ud83c\\udf35\\n"',
+    'true',
+    'false',
+    'null',
+    ' {"a" : [ {} , [] , "x" ] } ',
+    '{"name":"é 🌵 </script>","tag":""}',
+    '[]',
+  ]) {
     const expected = JSON.parse(text) as unknown;
     t.same(parseExactJson(text), expected, text);
   }
@@ -22,7 +36,26 @@ t.test('__proto__ is a member like any other, not a way to set a prototype', asy
 });
 
 t.test('anything that is not one whole JSON value is a SyntaxError', async (t) => {
-  for (const text of ['', '[', '[1,]', '[1 2]', '{"a"}', '{"a":1,}', '{a:1}', '01', '+1', '1.', '.5', '"\t"', "'a'", 'NaN', '[1]x', '{"a":1}}', 'tru', '"\\x"']) {
+  for (const text of [
+    '',
+    '[',
+    '[1,]',
+    '[1 2]',
+    '{"a"}',
+    '{"a":1,}',
+    '{a:1}',
+    '01',
+    '+1',
+    '1.',
+    '.5',
+    '"\t"',
+    "'a'",
+    'NaN',
+    '[1]x',
+    '{"a":1}}',
+    'tru',
+    '"\\x"',
+  ]) {
     t.throws(() => parseExactJson(text), SyntaxError, JSON.stringify(text));
   }
 });
@@ -33,7 +66,14 @@ t.test('a listing body becomes PlantListings; anything else is refused naming th
     { id: -1n, name: 'Fern', tag: 'green' },
   ]);
   t.throws(() => parsePlantListings('{"id":1,"name":"x"}'), { name: 'TypeError', message: /not a JSON array/ });
-  for (const item of ['{"name":"x"}', '{"id":1.5,"name":"x"}', '{"id":"1","name":"x"}', '{"id":1}', '{"id":1,"name":"x","tag":null}', '7']) {
+  for (const item of [
+    '{"name":"x"}',
+    '{"id":1.5,"name":"x"}',
+    '{"id":"1","name":"x"}',
+    '{"id":1}',
+    '{"id":1,"name":"x","tag":null}',
+    '7',
+  ]) {
     t.throws(() => parsePlantListings(`[{"id":0,"name":"ok"},${item}]`), { name: 'TypeError', message: /^Item 1 of the listing/ }, item);
   }
 });

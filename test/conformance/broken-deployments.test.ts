@@ -25,15 +25,27 @@ async function deployment(t: Test): Promise<Deployment> {
 // One server for the file: every run leaves nothing behind (each test says so), so the next starts clean.
 const shared = deployment(t);
 
-const args = (url: string, { token, otherToken }: Deployment) => ['conformance', '--base-url', url, '--token', token, '--other-token', otherToken];
+const args = (url: string, { token, otherToken }: Deployment) => [
+  'conformance',
+  '--base-url',
+  url,
+  '--token',
+  token,
+  '--other-token',
+  otherToken,
+];
 const json = (request: ProxiedRequest) => request.headers['content-type']?.startsWith('application/json') === true;
 
 const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: RegExp }> = {
   'adds an undeclared property to a created plant': {
     fault: () => ({
-      response: (response, request) => (request.method === 'POST' && response.status === 200 ? { ...response, body: response.body.replace(/}$/, ',"colour":"green"}') } : response),
+      response: (response, request) =>
+        request.method === 'POST' && response.status === 200
+          ? { ...response, body: response.body.replace(/}$/, ',"colour":"green"}') }
+          : response,
     }),
-    names: /^FAIL {2}POST \/plants {2}creates a plant: .*NOT AS openapi\.yaml SAYS: POST \/plants: POST \/plants 200 body does not match openapi\.yaml: body must NOT have additional properties/m,
+    names:
+      /^FAIL {2}POST \/plants {2}creates a plant: .*NOT AS openapi\.yaml SAYS: POST \/plants: POST \/plants 200 body does not match openapi\.yaml: body must NOT have additional properties/m,
   },
   'answers 500 for a long name': {
     fault: () => ({
@@ -46,9 +58,13 @@ const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: 
   },
   'drops WWW-Authenticate': {
     fault: () => ({
-      response: (response) => ({ ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'www-authenticate')) }),
+      response: (response) => ({
+        ...response,
+        headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'www-authenticate')),
+      }),
     }),
-    names: /^FAIL {2}GET \/plants {2}refuses a request without a token: expected 401 with WWW-Authenticate: Bearer realm="plant-store"; got 401 WWW-Authenticate: \(none\) .*lacks the required header WWW-Authenticate/m,
+    names:
+      /^FAIL {2}GET \/plants {2}refuses a request without a token: expected 401 with WWW-Authenticate: Bearer realm="plant-store"; got 401 WWW-Authenticate: \(none\) .*lacks the required header WWW-Authenticate/m,
   },
   'rounds a large id (a JSON.parse on the way)': {
     fault: () => ({
@@ -61,12 +77,16 @@ const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: 
         }
       },
     }),
-    names: /^FAIL {2}POST \/plants {2}keeps id 9007199254740993 exactly: expected 200, and DELETE \/plants\/9007199254740993 204 then 404; got 409 .*the id was rounded/m,
+    names:
+      /^FAIL {2}POST \/plants {2}keeps id 9007199254740993 exactly: expected 200, and DELETE \/plants\/9007199254740993 204 then 404; got 409 .*the id was rounded/m,
   },
   "lets another user delete a user's plant": {
     // As a service that looked plants up by id alone would: the other user's DELETE reaches the owner's plant.
     fault: ({ token, otherToken }) => ({
-      request: (request) => (request.method === 'DELETE' && request.headers.authorization === `Bearer ${otherToken}` ? { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } } : request),
+      request: (request) =>
+        request.method === 'DELETE' && request.headers.authorization === `Bearer ${otherToken}`
+          ? { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } }
+          : request,
     }),
     names: /^FAIL {2}DELETE \/plants\/\{id\} {2}does not let another user delete this user's plant: .*got the other user's DELETE: 204/m,
   },
@@ -134,18 +154,25 @@ t.test('interrupted (SIGINT) in the middle, it still deletes every plant it crea
 t.test('a deployment serving another contract is named by the differing pointers', async (t) => {
   const server = await shared;
   const proxy = await faultyProxy(t, server.url, {
-    response: (response, request) => (request.url === '/openapi.json' ? { ...response, body: response.body.replace('"version":"1.0.0"', '"version":"1.1.0"') } : response),
+    response: (response, request) =>
+      request.url === '/openapi.json' ? { ...response, body: response.body.replace('"version":"1.0.0"', '"version":"1.1.0"') } : response,
   });
   const run = await runCli(args(proxy, server), {});
   t.equal(run.code, 1);
-  t.match(run.stdout, /^FAIL {2}GET \/openapi\.json {2}serves the contract this command ships with: expected 200 with a document equal to openapi\.yaml; got 200, differs at \/info\/version$/m);
+  t.match(
+    run.stdout,
+    /^FAIL {2}GET \/openapi\.json {2}serves the contract this command ships with: expected 200 with a document equal to openapi\.yaml; got 200, differs at \/info\/version$/m,
+  );
 });
 
 // Leaves plants behind on the shared server by design: keep it after the tests that expect a clean one.
 t.test('plants it cannot delete are named, and fail the run', async (t) => {
   const server = await shared;
   const proxy = await faultyProxy(t, server.url, {
-    answer: (request) => (request.method === 'DELETE' && request.headers.authorization === `Bearer ${server.token}` ? { status: 502, headers: { 'content-type': 'application/json' }, body: '{"error":502,"message":"Down."}' } : undefined),
+    answer: (request) =>
+      request.method === 'DELETE' && request.headers.authorization === `Bearer ${server.token}`
+        ? { status: 502, headers: { 'content-type': 'application/json' }, body: '{"error":502,"message":"Down."}' }
+        : undefined,
   });
   const run = await runCli(args(proxy, server), {});
   t.equal(run.code, 1);

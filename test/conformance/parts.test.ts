@@ -35,7 +35,14 @@ t.test('contract differences are JSON pointers', async (t) => {
 t.test('one line per check, and JUnit XML with one testcase each, escaped', async (t) => {
   const results: Result[] = [
     { status: 'pass', operation: 'GET /healthz', title: 'answers', expected: '200', actual: '200', seconds: 0.01 },
-    { status: 'fail', operation: 'POST /plants', title: 'refuses <this> & "that"', expected: '400', actual: '500 {"error":500}\u0001', seconds: 0.02 },
+    {
+      status: 'fail',
+      operation: 'POST /plants',
+      title: 'refuses <this> & "that"',
+      expected: '400',
+      actual: '500 {"error":500}\u0001',
+      seconds: 0.02,
+    },
     { status: 'skip', operation: 'POST /plants', title: 'keeps id 1 exactly', expected: '200', actual: 'taken', seconds: 0 },
   ];
   t.equal(line(results[1]!), 'FAIL  POST /plants  refuses <this> & "that": expected 400; got 500 {"error":500}\u0001');

@@ -50,7 +50,11 @@ t.test('a consumer that misuses the types or the client does not compile, at eac
   t.ok(failure, 'tsc fails');
   const output = failure?.stdout ?? '';
   const failing = new Set([...output.matchAll(/misuse\.tmp\.ts\((\d+),\d+\): error/g)].map((match) => Number(match[1])));
-  t.same([...failing].sort((a, b) => a - b), [4, 5, 6, 7, 8, 9, 10, 11], output);
+  t.same(
+    [...failing].sort((a, b) => a - b),
+    [4, 5, 6, 7, 8, 9, 10, 11],
+    output,
+  );
   t.match(output, /colour/);
 });
 
@@ -111,10 +115,26 @@ t.test('the packed client installs alone, type-checks and works against a live s
   t.comment(`npm install of the packed client: ${seconds.toFixed(1)} s, node_modules ${(Number(du.split('\t')[0]) / 1024).toFixed(2)} MiB`);
 
   const installed = readdirSync(join(consumer, 'node_modules')).filter((name) => !name.startsWith('.'));
-  t.same(installed.sort(), ['@plant-store', 'openapi-fetch', 'openapi-typescript-helpers'], 'the client and openapi-fetch, nothing of the server');
+  t.same(
+    installed.sort(),
+    ['@plant-store', 'openapi-fetch', 'openapi-typescript-helpers'],
+    'the client and openapi-fetch, nothing of the server',
+  );
 
   writeFileSync(join(consumer, 'consumer.ts'), CONSUMER_TS);
-  const check = ['--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--lib', 'ES2023,DOM', 'consumer.ts'];
+  const check = [
+    '--noEmit',
+    '--strict',
+    '--module',
+    'NodeNext',
+    '--moduleResolution',
+    'NodeNext',
+    '--target',
+    'ES2022',
+    '--lib',
+    'ES2023,DOM',
+    'consumer.ts',
+  ];
   const { stdout: errors } = await run(process.execPath, [tsc, ...check], { cwd: consumer });
   t.equal(errors, '', 'a TypeScript consumer compiles against the installed types');
 

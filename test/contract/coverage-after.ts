@@ -17,6 +17,8 @@ const missing = declaredPairs().filter((pair) => !seen.has(pair));
 if (missing.length === 0) {
   console.log(`contract sentinel: all ${declaredPairs().length} declared (operation, status, media type) answers were exercised`);
 } else {
-  console.error(`contract sentinel: these declared (operation, status, media type) answers were never exercised by any test:\n  ${missing.join('\n  ')}`);
+  console.error(
+    `contract sentinel: these declared (operation, status, media type) answers were never exercised by any test:\n  ${missing.join('\n  ')}`,
+  );
   process.exitCode = 1;
 }

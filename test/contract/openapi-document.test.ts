@@ -32,14 +32,27 @@ const declared = Object.values(operations)
  */
 const served = (routes: { url: string; methods: string[] }[]) =>
   routes.flatMap((route) => route.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${route.url}`)).sort();
-const openGets = Object.values(operations).filter((operation) => operation.public && (operation.method as string) === 'GET').map((operation) => `HEAD ${operation.url}`).sort();
+const openGets = Object.values(operations)
+  .filter((operation) => operation.public && (operation.method as string) === 'GET')
+  .map((operation) => `HEAD ${operation.url}`)
+  .sort();
 
 t.test('the app serves exactly the operations of openapi.yaml, apart from the docs UI', async (t) => {
   const app = await buildTestApp(t);
   const routes = app.routeTable.filter((route) => !route.url.startsWith('/docs'));
   t.same(served(routes), declared);
-  t.same(routes.filter((route) => route.methods.includes('HEAD')).map((route) => `HEAD ${route.url}`).sort(), openGets, 'HEAD exactly on the open GETs');
-  t.ok(app.routeTable.some((route) => route.url === '/docs'), 'the docs UI is served');
+  t.same(
+    routes
+      .filter((route) => route.methods.includes('HEAD'))
+      .map((route) => `HEAD ${route.url}`)
+      .sort(),
+    openGets,
+    'HEAD exactly on the open GETs',
+  );
+  t.ok(
+    app.routeTable.some((route) => route.url === '/docs'),
+    'the docs UI is served',
+  );
 });
 
 t.test('with CORS on, the only addition is the preflight route of @fastify/cors', async (t) => {
@@ -72,12 +85,19 @@ t.test('Swagger UI is served from this machine only', async (t) => {
 });
 
 t.test('the documented 400 examples are what the service answers to such a request', async (t) => {
-  const document = parse(yamlText) as { components: { responses: Record<string, { content: { 'application/json': { example: unknown } } }> } };
+  const document = parse(yamlText) as {
+    components: { responses: Record<string, { content: { 'application/json': { example: unknown } } }> };
+  };
   const example = (name: string) => document.components.responses[name]!.content['application/json'].example;
   const app = await buildTestApp(t);
   const headers = bearer(await tokenFor(app, 'alice'));
   const tooLong = JSON.stringify({ id: 1, name: 'x'.repeat(201) });
-  const badPlant = await inject(t, app, { method: 'POST', url: '/plants', headers: { ...headers, 'content-type': 'application/json' }, payload: tooLong });
+  const badPlant = await inject(t, app, {
+    method: 'POST',
+    url: '/plants',
+    headers: { ...headers, 'content-type': 'application/json' },
+    payload: tooLong,
+  });
   t.same(badPlant.json(), example('BadPlant'));
   t.same((await inject(t, app, { url: '/plants?limit=5000', headers })).json(), example('BadListQuery'));
   t.same((await inject(t, app, { method: 'DELETE', url: '/plants/abc', headers })).json(), example('BadPlantId'));

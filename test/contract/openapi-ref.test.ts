@@ -4,7 +4,14 @@ import { followRef, resolveRef } from '../../src/contract/openapi-ref.js';
 
 const document = {
   paths: { '/plants/{id}': { get: { ok: true } } },
-  components: { schemas: { A: { $ref: '#/components/schemas/B' }, B: { type: 'string' }, 'x~y': { type: 'integer' }, Loop: { $ref: '#/components/schemas/Loop' } } },
+  components: {
+    schemas: {
+      A: { $ref: '#/components/schemas/B' },
+      B: { type: 'string' },
+      'x~y': { type: 'integer' },
+      Loop: { $ref: '#/components/schemas/Loop' },
+    },
+  },
 };
 
 t.test('references are followed, through references to references, with JSON Pointer escapes', async (t) => {

@@ -8,7 +8,11 @@ import { buildTestApp, inject } from '../helpers/app.js';
 
 t.test('differences between operations and handlers are named, each once', async (t) => {
   t.same(mismatches(['a', 'b'], ['b', 'a']), []);
-  t.same(mismatches(['a', 'b', 'c'], ['a', 'x']), ['operation b has no handler', 'operation c has no handler', 'handler x has no operation in openapi.yaml']);
+  t.same(mismatches(['a', 'b', 'c'], ['a', 'x']), [
+    'operation b has no handler',
+    'operation c has no handler',
+    'handler x has no operation in openapi.yaml',
+  ]);
 });
 
 t.test('start-up fails when a handler is missing or has no operation', async (t) => {
@@ -16,13 +20,19 @@ t.test('start-up fails when a handler is missing or has no operation', async (t)
   const { listPlants: _missing, ...withoutOne } = all;
   for (const [handlers, message] of [
     [withoutOne, 'the routes do not match openapi.yaml: operation listPlants has no handler'],
-    [{ ...all, renamePlant: async () => ({}) }, 'the routes do not match openapi.yaml: handler renamePlant has no operation in openapi.yaml'],
+    [
+      { ...all, renamePlant: async () => ({}) },
+      'the routes do not match openapi.yaml: handler renamePlant has no operation in openapi.yaml',
+    ],
   ] as const) {
     const app = Fastify();
-    await t.rejects(async () => {
-      await app.register(operationRoutes, { handlers, protect: async () => undefined });
-      await app.ready();
-    }, { message });
+    await t.rejects(
+      async () => {
+        await app.register(operationRoutes, { handlers, protect: async () => undefined });
+        await app.ready();
+      },
+      { message },
+    );
     await app.close();
   }
 });

@@ -20,8 +20,18 @@ const created = { ...json, location: '/plants/1' };
 
 t.test('a wrong response is reported by both the generated schemas and openapi.yaml', async (t) => {
   const problems = checkResponse('POST', '/plants', { status: 200, headers: created, body: '{"name":"Fern","colour":"green"}' });
-  t.ok(problems.some((problem) => problem.startsWith('addPlant 200 application/json body does not match')), 'generated');
-  t.ok(problems.some((problem) => problem.startsWith('openapi.yaml (Ajv 2020): POST /plants 200 body does not match openapi.yaml: body must NOT have additional properties')), 'openapi.yaml');
+  t.ok(
+    problems.some((problem) => problem.startsWith('addPlant 200 application/json body does not match')),
+    'generated',
+  );
+  t.ok(
+    problems.some((problem) =>
+      problem.startsWith(
+        'openapi.yaml (Ajv 2020): POST /plants 200 body does not match openapi.yaml: body must NOT have additional properties',
+      ),
+    ),
+    'openapi.yaml',
+  );
   t.same(checkResponse('POST', '/plants', { status: 200, headers: created, body: '{"name":"Fern"}' }), [], 'a right one passes both');
 });
 
@@ -36,12 +46,35 @@ t.test('the direct check reads the document, not generated/: a rule only openapi
 t.test('status, required headers, content type, Error.error and empty bodies are checked from the document', async (t) => {
   const validator = new ResponseValidator(contract());
   const error = (status: number) => JSON.stringify({ error: status, message: 'm' });
-  t.same(validator.check('GET', '/plants?limit=1', { status: 418, headers: json, body: error(418) }), ["GET /plants answered 418, which openapi.yaml does not declare (it declares 200, 400, 401, 429, 500, 503)"]);
-  t.same(validator.check('DELETE', '/plants/7', { status: 401, headers: json, body: error(401) }), ['DELETE /plants/{id} 401 lacks the required header WWW-Authenticate']);
-  t.same(validator.check('GET', '/plants', { status: 429, headers: { ...json, 'retry-after': 'soon' }, body: error(429) }), ['GET /plants 429 header Retry-After: Retry-After must be integer']);
-  t.same(validator.check('DELETE', '/plants/7', { status: 404, headers: json, body: error(400) }), ['DELETE /plants/{id} 404: the Error\'s "error" is 400, not the status 404']);
-  t.same(validator.check('DELETE', '/plants/7', { status: 204, headers: { 'x-request-id': 'r1' }, body: 'x' }), ['DELETE /plants/{id} 204 must have no body, but has 1 bytes']);
-  t.same(validator.check('GET', '/healthz', { status: 200, headers: { 'content-type': 'text/plain', 'x-request-id': 'r1' }, body: 'ok' }), ['GET /healthz 200 has content-type "text/plain", not application/json']);
-  t.same(validator.check('GET', '/openapi.yaml', { status: 200, headers: { 'content-type': 'application/yaml', 'x-request-id': 'r1' }, body: 'openapi: 3.1.0' }), []);
-  t.same(validator.check('GET', '/nowhere', { status: 404, headers: json, body: error(404) }), [], 'not an operation: not this check\'s business');
+  t.same(validator.check('GET', '/plants?limit=1', { status: 418, headers: json, body: error(418) }), [
+    'GET /plants answered 418, which openapi.yaml does not declare (it declares 200, 400, 401, 429, 500, 503)',
+  ]);
+  t.same(validator.check('DELETE', '/plants/7', { status: 401, headers: json, body: error(401) }), [
+    'DELETE /plants/{id} 401 lacks the required header WWW-Authenticate',
+  ]);
+  t.same(validator.check('GET', '/plants', { status: 429, headers: { ...json, 'retry-after': 'soon' }, body: error(429) }), [
+    'GET /plants 429 header Retry-After: Retry-After must be integer',
+  ]);
+  t.same(validator.check('DELETE', '/plants/7', { status: 404, headers: json, body: error(400) }), [
+    'DELETE /plants/{id} 404: the Error\'s "error" is 400, not the status 404',
+  ]);
+  t.same(validator.check('DELETE', '/plants/7', { status: 204, headers: { 'x-request-id': 'r1' }, body: 'x' }), [
+    'DELETE /plants/{id} 204 must have no body, but has 1 bytes',
+  ]);
+  t.same(validator.check('GET', '/healthz', { status: 200, headers: { 'content-type': 'text/plain', 'x-request-id': 'r1' }, body: 'ok' }), [
+    'GET /healthz 200 has content-type "text/plain", not application/json',
+  ]);
+  t.same(
+    validator.check('GET', '/openapi.yaml', {
+      status: 200,
+      headers: { 'content-type': 'application/yaml', 'x-request-id': 'r1' },
+      body: 'openapi: 3.1.0',
+    }),
+    [],
+  );
+  t.same(
+    validator.check('GET', '/nowhere', { status: 404, headers: json, body: error(404) }),
+    [],
+    "not an operation: not this check's business",
+  );
 });

@@ -12,7 +12,13 @@ import { DOCS_REDIRECT_PATH } from '../../src/auth/oidc/docs-sign-in.js';
 import { OIDC_DEFAULTS } from '../../src/auth/oidc/oidc-config.js';
 
 const yamlText = readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8');
-const oidc = { ...OIDC_DEFAULTS, issuer: 'https://example.eu.auth0.com/', audience: 'https://plants.example.com', userClaim: 'sub', docsClientId: 'docs-client' };
+const oidc = {
+  ...OIDC_DEFAULTS,
+  issuer: 'https://example.eu.auth0.com/',
+  audience: 'https://plants.example.com',
+  userClaim: 'sub',
+  docsClientId: 'docs-client',
+};
 const discovery = 'https://example.eu.auth0.com/.well-known/openid-configuration';
 
 t.test('openapi.yaml writes the placeholder once, and every plant operation takes either scheme', async (t) => {
@@ -45,18 +51,25 @@ t.test("with a provider: its discovery URL is served in the placeholder's place,
   t.same((await inject(t, app, { url: '/docs/json' })).json(), json, 'Swagger UI reads the same document');
 });
 
-t.test('with a provider: Swagger UI signs in with PKCE and the client id; its pages may reach the provider and keep the popup', async (t) => {
-  const app = await buildTestApp(t, { oidc });
-  const initializer = (await inject(t, app, { url: '/docs/static/swagger-initializer.js' })).body;
-  t.match(initializer, /"clientId":"docs-client"/);
-  t.match(initializer, /"usePkceWithAuthorizationCodeGrant":true/);
-  t.match(initializer, /"audience":"https:\/\/plants.example.com"/);
-  const page = await inject(t, app, { url: '/docs/' });
-  t.match(page.headers['content-security-policy'], /connect-src 'self' https:\/\/example\.eu\.auth0\.com;/, 'the provider origin only, beside this one');
-  t.equal(page.headers['cross-origin-opener-policy'], 'same-origin-allow-popups', 'the page keeps a handle on its sign-in popup');
-  const redirect = await inject(t, app, { url: DOCS_REDIRECT_PATH });
-  t.equal(redirect.status, 200);
-  t.match(redirect.body, /<script src="oauth2-redirect\.js"><\/script>/);
-  t.notOk('cross-origin-opener-policy' in redirect.headers, 'the landing page, arriving from the provider, has no opener policy');
-  t.equal(redirect.headers['content-security-policy'], page.headers['content-security-policy'], 'and the rest of the document headers');
-});
+t.test(
+  'with a provider: Swagger UI signs in with PKCE and the client id; its pages may reach the provider and keep the popup',
+  async (t) => {
+    const app = await buildTestApp(t, { oidc });
+    const initializer = (await inject(t, app, { url: '/docs/static/swagger-initializer.js' })).body;
+    t.match(initializer, /"clientId":"docs-client"/);
+    t.match(initializer, /"usePkceWithAuthorizationCodeGrant":true/);
+    t.match(initializer, /"audience":"https:\/\/plants.example.com"/);
+    const page = await inject(t, app, { url: '/docs/' });
+    t.match(
+      page.headers['content-security-policy'],
+      /connect-src 'self' https:\/\/example\.eu\.auth0\.com;/,
+      'the provider origin only, beside this one',
+    );
+    t.equal(page.headers['cross-origin-opener-policy'], 'same-origin-allow-popups', 'the page keeps a handle on its sign-in popup');
+    const redirect = await inject(t, app, { url: DOCS_REDIRECT_PATH });
+    t.equal(redirect.status, 200);
+    t.match(redirect.body, /<script src="oauth2-redirect\.js"><\/script>/);
+    t.notOk('cross-origin-opener-policy' in redirect.headers, 'the landing page, arriving from the provider, has no opener policy');
+    t.equal(redirect.headers['content-security-policy'], page.headers['content-security-policy'], 'and the rest of the document headers');
+  },
+);

@@ -31,7 +31,7 @@ export interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
-   
+
   json: () => any;
 }
 

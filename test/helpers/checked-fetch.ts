@@ -26,7 +26,11 @@ export function checkedFetch(t: Test): CheckedFetch {
     sent.push({ method: request.method, url: path, headers: request.headers, body: await request.clone().text() });
     const response = await fetch(request);
     const body = await response.clone().text();
-    const problems = checkResponse(request.method, path, { status: response.status, headers: Object.fromEntries(response.headers.entries()), body });
+    const problems = checkResponse(request.method, path, {
+      status: response.status,
+      headers: Object.fromEntries(response.headers.entries()),
+      body,
+    });
     t.same(problems, [], `${request.method} ${path} -> ${response.status} follows openapi.yaml`);
     return response;
   };

@@ -8,7 +8,16 @@ import { tempDir } from './app.js';
 import { checkResponse } from './contract.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 export const WAIT = { timeout: 30_000 };
 
 /** Why browser tests skip here, or undefined when they run. With CI=true they always run, and fail without Chromium. */
@@ -20,7 +29,11 @@ export function skipReason(): string | undefined {
 /** A page in a fresh Chromium profile, closed at the end of the test. */
 export async function openPage(t: Test): Promise<Page> {
   t.ok(existsSync(CHROMIUM), `Chromium is at ${CHROMIUM}`);
-  const context = await chromium.launchPersistentContext(join(tempDir(t), 'profile'), { executablePath: CHROMIUM, args: ARGS, headless: true });
+  const context = await chromium.launchPersistentContext(join(tempDir(t), 'profile'), {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    headless: true,
+  });
   t.teardown(() => context.close());
   return context.pages()[0] ?? (await context.newPage());
 }
@@ -39,7 +52,9 @@ export interface Watch {
 export async function watch(page: Page, api: string): Promise<Watch> {
   const seen: Watch = { requests: [], problems: [], contract: [], settled: () => Promise.all(checks) };
   const checks: Promise<void>[] = [];
-  page.on('request', (request) => seen.requests.push({ method: request.method(), url: request.url(), authorization: request.headers().authorization }));
+  page.on('request', (request) =>
+    seen.requests.push({ method: request.method(), url: request.url(), authorization: request.headers().authorization }),
+  );
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') seen.problems.push(`console ${message.type()}: ${message.text()}`);
   });
@@ -48,7 +63,8 @@ export async function watch(page: Page, api: string): Promise<Watch> {
   page.on('response', (response) => checks.push(checkAnswer(response, api, seen.contract)));
   // Chromium also reports CSP violations as console errors; the event makes sure none is missed.
   await page.addInitScript({
-    content: "document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI));",
+    content:
+      "document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI));",
   });
   return seen;
 }
@@ -67,7 +83,9 @@ async function checkAnswer(response: Response, api: string, contract: string[]):
 
 /** URLs that went anywhere but `origins` (data: URLs never leave the page). */
 export function offsite(seen: Watch, origins: string[]): string[] {
-  return seen.requests.map((request) => request.url).filter((url) => !url.startsWith('data:') && !origins.some((origin) => url.startsWith(`${origin}/`)));
+  return seen.requests
+    .map((request) => request.url)
+    .filter((url) => !url.startsWith('data:') && !origins.some((origin) => url.startsWith(`${origin}/`)));
 }
 
 /** The status Swagger UI shows for an operation's last "Try it out" call, once it shows one. */

@@ -97,7 +97,7 @@ function checkGenerated(method: string, url: string, response: SeenResponse): st
     return problems;
   }
   const status = String(response.status);
-  const operation = resolve((resolve((openApiDocument.paths as Json)[operations[id].path]))[method.toLowerCase()]);
+  const operation = resolve(resolve((openApiDocument.paths as Json)[operations[id].path])[method.toLowerCase()]);
   const declared = (operation.responses as Json)[status];
   if (declared === undefined) {
     record(id, status);
@@ -105,7 +105,8 @@ function checkGenerated(method: string, url: string, response: SeenResponse): st
   }
   const responseObject = resolve(declared);
   for (const [name, header] of Object.entries((responseObject.headers ?? {}) as Json)) {
-    if (resolve(header).required === true && response.headers[name.toLowerCase()] === undefined) problems.push(`${id} ${status} lacks header ${name}`);
+    if (resolve(header).required === true && response.headers[name.toLowerCase()] === undefined)
+      problems.push(`${id} ${status} lacks header ${name}`);
   }
   const content = responseObject.content as Json | undefined;
   if (content === undefined) {
@@ -124,13 +125,15 @@ function checkGenerated(method: string, url: string, response: SeenResponse): st
     const body = parse();
     const validate = validatorFor(id, status, mediaType);
     if (validate && !validate(body)) problems.push(`${id} ${status} ${mediaType} body does not match: ${ajv.errorsText(validate.errors)}`);
-    if (response.status >= 400 && (body as { error?: number } | null)?.error !== response.status) problems.push(`${id} ${status}: Error.error differs from the status`);
+    if (response.status >= 400 && (body as { error?: number } | null)?.error !== response.status)
+      problems.push(`${id} ${status}: Error.error differs from the status`);
   }
   return problems;
 }
 
 /** How coverage names a response: operation and status, and the media type when it has a body. */
-const coverageKey = (id: string, status: string, mediaType?: string) => (mediaType === undefined ? `${id} ${status}` : `${id} ${status} ${mediaType}`);
+const coverageKey = (id: string, status: string, mediaType?: string) =>
+  mediaType === undefined ? `${id} ${status}` : `${id} ${status} ${mediaType}`;
 
 let coverageFile: string | undefined;
 function record(id: OperationId, status: string, mediaType?: string) {
@@ -149,7 +152,7 @@ function record(id: OperationId, status: string, mediaType?: string) {
 export function declaredPairs(): string[] {
   const pairs: string[] = [];
   for (const [id, operation] of Object.entries(operations)) {
-    const responses = resolve((resolve((openApiDocument.paths as Json)[operation.path]))[operation.method.toLowerCase()]).responses as Json;
+    const responses = resolve(resolve((openApiDocument.paths as Json)[operation.path])[operation.method.toLowerCase()]).responses as Json;
     for (const [status, declared] of Object.entries(responses)) {
       const content = resolve(declared).content as Json | undefined;
       if (content === undefined) pairs.push(coverageKey(id, status));

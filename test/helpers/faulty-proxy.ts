@@ -42,7 +42,12 @@ export async function faultyProxy(t: Test, target: string, fault: Fault): Promis
         let response = fault.answer?.(request);
         if (response === undefined) {
           const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
-          const answer = await fetch(target + request.url, { method: request.method, headers, body: request.body === '' ? undefined : request.body, redirect: 'manual' });
+          const answer = await fetch(target + request.url, {
+            method: request.method,
+            headers,
+            body: request.body === '' ? undefined : request.body,
+            redirect: 'manual',
+          });
           response = { status: answer.status, headers: Object.fromEntries(answer.headers.entries()), body: await answer.text() };
           if (fault.response) response = fault.response(response, request);
         }

@@ -76,11 +76,15 @@ export async function startProvider(t: Test, given: ProviderOptions = {}): Promi
     async token(client = 'plant-app', resource = AUDIENCE) {
       const response = await fetch(`${url}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client}:${SECRET}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${client}:${SECRET}`).toString('base64')}`,
+        },
         body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: SCOPE }),
       });
       const body = (await response.json()) as { access_token?: string };
-      if (response.status !== 200 || body.access_token === undefined) throw new Error(`token endpoint answered ${response.status}: ${JSON.stringify(body)}`);
+      if (response.status !== 200 || body.access_token === undefined)
+        throw new Error(`token endpoint answered ${response.status}: ${JSON.stringify(body)}`);
       return body.access_token;
     },
     async stop() {
@@ -107,9 +111,26 @@ export async function startProvider(t: Test, given: ProviderOptions = {}): Promi
 }
 
 function configuration(keys: JWK[], options: ProviderOptions): Configuration {
-  const machineClients: ClientMetadata[] = CLIENTS.map((client_id) => ({ client_id, client_secret: SECRET, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: SCOPE }));
+  const machineClients: ClientMetadata[] = CLIENTS.map((client_id) => ({
+    client_id,
+    client_secret: SECRET,
+    grant_types: ['client_credentials'],
+    redirect_uris: [],
+    response_types: [],
+    scope: SCOPE,
+  }));
   const docsClient: ClientMetadata[] =
-    options.docsRedirectUri === undefined ? [] : [{ client_id: DOCS_CLIENT, token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'], redirect_uris: [options.docsRedirectUri] }];
+    options.docsRedirectUri === undefined
+      ? []
+      : [
+          {
+            client_id: DOCS_CLIENT,
+            token_endpoint_auth_method: 'none',
+            grant_types: ['authorization_code'],
+            response_types: ['code'],
+            redirect_uris: [options.docsRedirectUri],
+          },
+        ];
   return {
     clients: [...machineClients, ...docsClient],
     jwks: { keys },
@@ -139,5 +160,14 @@ function configuration(keys: JWK[], options: ProviderOptions): Configuration {
 
 /** Plant Store's settings for `provider`, with the waits shortened so that tests need not sit out the defaults. */
 export function oidcSettings(provider: { issuer: string }, overrides: Partial<OidcConfig> = {}): OidcConfig {
-  return { ...OIDC_DEFAULTS, issuer: provider.issuer, audience: AUDIENCE, userClaim: 'sub', docsClientId: DOCS_CLIENT, jwksCooldownMs: 0, unreachableRetrySeconds: 1, ...overrides };
+  return {
+    ...OIDC_DEFAULTS,
+    issuer: provider.issuer,
+    audience: AUDIENCE,
+    userClaim: 'sub',
+    docsClientId: DOCS_CLIENT,
+    jwksCooldownMs: 0,
+    unreachableRetrySeconds: 1,
+    ...overrides,
+  };
 }

@@ -24,7 +24,8 @@ export function documentedMetrics(text = operationsDoc()): Map<string, Documente
 }
 
 /** Whether a documented metric exists on this store (the sqlite_ and postgres_ ones on theirs only). */
-export const onStore = (name: string, store: 'sqlite' | 'postgres') => !name.startsWith(`plant_store_${store === 'sqlite' ? 'postgres' : 'sqlite'}_`);
+export const onStore = (name: string, store: 'sqlite' | 'postgres') =>
+  !name.startsWith(`plant_store_${store === 'sqlite' ? 'postgres' : 'sqlite'}_`);
 
 export interface AlertRule {
   alert: string;

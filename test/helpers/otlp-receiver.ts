@@ -31,12 +31,25 @@ export interface OtlpReceiver {
 }
 
 const flatten = (attributes: Attributes = []) =>
-  Object.fromEntries(attributes.map(({ key, value }) => [key, value.stringValue ?? (value.intValue === undefined ? undefined : Number(value.intValue)) ?? value.boolValue ?? value.doubleValue]));
+  Object.fromEntries(
+    attributes.map(({ key, value }) => [
+      key,
+      value.stringValue ?? (value.intValue === undefined ? undefined : Number(value.intValue)) ?? value.boolValue ?? value.doubleValue,
+    ]),
+  );
 
 interface ExportRequest {
   resourceSpans?: Array<{
     resource?: { attributes?: Attributes };
-    scopeSpans?: Array<{ spans?: Array<Omit<ReceivedSpan, 'attributes' | 'resource' | 'parentSpanId' | 'links'> & { parentSpanId?: string; attributes?: Attributes; links?: ReceivedSpan['links'] }> }>;
+    scopeSpans?: Array<{
+      spans?: Array<
+        Omit<ReceivedSpan, 'attributes' | 'resource' | 'parentSpanId' | 'links'> & {
+          parentSpanId?: string;
+          attributes?: Attributes;
+          links?: ReceivedSpan['links'];
+        }
+      >;
+    }>;
   }>;
 }
 

@@ -20,7 +20,9 @@ export function parseAnswers(text: string): Answer[] {
     const end = bytes.indexOf('\r\n\r\n', at);
     if (end === -1) return found;
     const [statusLine = '', ...lines] = bytes.toString('latin1', at, end).split('\r\n');
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
     const length = Number(headers['content-length'] ?? 0);
     if (bytes.length < end + 4 + length) return found;
     found.push({ status: Number(statusLine.split(' ')[1]), headers, body: bytes.toString('utf8', end + 4, end + 4 + length) });

@@ -37,7 +37,9 @@ export function postgresBinDir(): string | undefined {
   if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    const versions = readdirSync(debian).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(debian)
+      .filter((name) => /^\d+$/.test(name))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((version) => join(debian, version, 'bin')));
   }
   try {
@@ -51,7 +53,9 @@ export function postgresBinDir(): string | undefined {
 /** PostgreSQL refuses to run as root, so as root the server runs as the `postgres` user. */
 function serverUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.startsWith('postgres:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('postgres:'));
   if (line === undefined) throw new Error('running as root, but there is no "postgres" user to run the PostgreSQL server as');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
@@ -93,7 +97,21 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Postgr
     }
     chmodSync(dir, 0o700);
     // Password authentication over TCP even on a throwaway server: other users share this machine.
-    run('initdb', ['-D', data, '-U', 'postgres', '--pwfile', join(dir, 'password'), '--auth-local=peer', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
+    run('initdb', [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--pwfile',
+      join(dir, 'password'),
+      '--auth-local=peer',
+      '--auth-host=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+      '--no-instructions',
+    ]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -107,7 +125,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Postgr
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
     const lines = { listen_addresses: "'127.0.0.1'", port: String(port), unix_socket_directories: `'${dir}'`, ...settings };
-    appendFileSync(conf, Object.entries(lines).map(([name, value]) => `${name} = ${value}\n`).join(''));
+    appendFileSync(
+      conf,
+      Object.entries(lines)
+        .map(([name, value]) => `${name} = ${value}\n`)
+        .join(''),
+    );
     try {
       start();
       break;
@@ -128,7 +151,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Postgr
   // test runner's timeout, when no 'exit' handler runs: a throwaway server must not outlive its owner.
   const watchdog = spawn(
     '/bin/sh',
-    ['-c', 'while kill -0 "$0" 2>/dev/null; do sleep 1; done; "$@" stop -D "$DIR/data" -m immediate -w >/dev/null 2>&1; rm -rf "$DIR"', String(process.pid), ...asServerUser('pg_ctl')],
+    [
+      '-c',
+      'while kill -0 "$0" 2>/dev/null; do sleep 1; done; "$@" stop -D "$DIR/data" -m immediate -w >/dev/null 2>&1; rm -rf "$DIR"',
+      String(process.pid),
+      ...asServerUser('pg_ctl'),
+    ],
     { detached: true, stdio: 'ignore', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DIR: dir } },
   );
   watchdog.unref();

@@ -9,7 +9,9 @@ let server: Promise<string> | undefined;
 
 /** A URL on a server where the tests may create and drop databases. */
 export function testServerUrl(): Promise<string> {
-  server ??= process.env.PLANT_STORE_TEST_DATABASE_URL ? Promise.resolve(process.env.PLANT_STORE_TEST_DATABASE_URL) : startCluster().then((cluster) => cluster.url);
+  server ??= process.env.PLANT_STORE_TEST_DATABASE_URL
+    ? Promise.resolve(process.env.PLANT_STORE_TEST_DATABASE_URL)
+    : startCluster().then((cluster) => cluster.url);
   return server;
 }
 

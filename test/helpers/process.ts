@@ -70,7 +70,10 @@ export async function startServer(t: Test, env: Record<string, string>): Promise
   void exit.then((result) => (exited = result));
   for (const started = Date.now(); Date.now() - started < 30_000; await new Promise((resolve) => setTimeout(resolve, 50))) {
     if (exited) throw new Error(`server exited early (${exited.code}):\n${exited.stderr}`);
-    const up = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
+    const up = await fetch(`${url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (up) return { child, port, url, exit };
   }
   throw new Error('server did not answer /healthz within 30 seconds');

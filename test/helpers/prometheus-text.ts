@@ -29,7 +29,7 @@ function number(text: string): number {
 
 function labels(text: string | undefined): Record<string, string> {
   const result: Record<string, string> = {};
-  for (let rest = text ?? ''; rest !== ''; ) {
+  for (let rest = text ?? ''; rest !== '';) {
     const match = LABEL.exec(rest);
     if (match === null) throw new Error(`bad labels: {${text}}`);
     const [all, name, value] = match as unknown as [string, string, string];
@@ -83,7 +83,9 @@ export function parsePrometheusText(text: string): Exposition {
 
 /** Samples named `name` whose labels include `labels`. */
 export function samplesOf(exposition: Exposition, name: string, labels: Record<string, string> = {}): Sample[] {
-  return exposition.samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  return exposition.samples.filter(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
 }
 
 /** The one sample's value; undefined when there is none, an error when several match. */

@@ -62,7 +62,22 @@ export async function startRedis(t: Test): Promise<RedisServer> {
   let output = '';
 
   const start = async () => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--protected-mode', 'yes'];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--daemonize',
+      'no',
+      '--protected-mode',
+      'yes',
+    ];
     const started = spawn(binary, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     started.stdout.on('data', (chunk) => (output = (output + String(chunk)).slice(-4000)));

@@ -38,7 +38,10 @@ export async function freshStore(t: Test): Promise<StoreSettings> {
  * Breaks the store under a running service, as a real fault would: another connection drops
  * a table (plants by default). Returns what the cause looks like in the log.
  */
-export async function breakStore(config: Pick<Config, 'databasePath' | 'databaseUrl'>, table: 'plants' | 'tokens' = 'plants'): Promise<RegExp> {
+export async function breakStore(
+  config: Pick<Config, 'databasePath' | 'databaseUrl'>,
+  table: 'plants' | 'tokens' = 'plants',
+): Promise<RegExp> {
   if (config.databaseUrl !== undefined) {
     await adminQuery(config.databaseUrl, `DROP TABLE ${table}`);
     return new RegExp(`relation \\W*${table}\\W* does not exist`); // the quotes are escaped in JSON log lines

@@ -12,8 +12,18 @@ export interface HostileCase {
 }
 
 const post = (name: string, body: string, status = 400, message?: RegExp): HostileCase => ({ name, method: 'POST', body, status, message });
-const list = (query: string, status = 400): HostileCase => ({ name: `GET /plants?${query}`, method: 'GET', url: `/plants?${query}`, status });
-const remove = (id: string, status = 400): HostileCase => ({ name: `DELETE /plants/${id}`, method: 'DELETE', url: `/plants/${id}`, status });
+const list = (query: string, status = 400): HostileCase => ({
+  name: `GET /plants?${query}`,
+  method: 'GET',
+  url: `/plants?${query}`,
+  status,
+});
+const remove = (id: string, status = 400): HostileCase => ({
+  name: `DELETE /plants/${id}`,
+  method: 'DELETE',
+  url: `/plants/${id}`,
+  status,
+});
 const nested = (depth: number, open: string, close: string) => open.repeat(depth) + close.repeat(depth);
 
 const malformedJson: HostileCase[] = [
@@ -112,7 +122,14 @@ const strings: HostileCase[] = [
 ];
 
 const contentTypes: HostileCase[] = [
-  { name: 'text/plain', method: 'POST', contentType: 'text/plain', body: '{"id":2,"name":"x"}', status: 415, message: /application\/json, not text\/plain/ },
+  {
+    name: 'text/plain',
+    method: 'POST',
+    contentType: 'text/plain',
+    body: '{"id":2,"name":"x"}',
+    status: 415,
+    message: /application\/json, not text\/plain/,
+  },
   { name: 'form encoded', method: 'POST', contentType: 'application/x-www-form-urlencoded', body: 'id=2&name=x', status: 415 },
   { name: 'multipart', method: 'POST', contentType: 'multipart/form-data; boundary=x', body: '--x\r\n\r\n--x--', status: 415 },
   { name: 'xml', method: 'POST', contentType: 'application/xml', body: '<plant/>', status: 415 },
@@ -120,7 +137,13 @@ const contentTypes: HostileCase[] = [
   { name: 'json-patch', method: 'POST', contentType: 'application/json-patch+json', body: '[]', status: 415 },
   { name: 'no content type with a body', method: 'POST', contentType: null, body: '{"id":2,"name":"x"}', status: 415 },
   { name: 'no content type, no body', method: 'POST', contentType: null, status: 400 },
-  { name: 'body over 16 KiB', method: 'POST', body: `{"id":2,"name":"x","tag":"${'a'.repeat(16_400)}"}`, status: 413, message: /larger than 16384 bytes/ },
+  {
+    name: 'body over 16 KiB',
+    method: 'POST',
+    body: `{"id":2,"name":"x","tag":"${'a'.repeat(16_400)}"}`,
+    status: 413,
+    message: /larger than 16384 bytes/,
+  },
   { name: 'huge body', method: 'POST', body: `[${'1,'.repeat(500_000)}1]`, status: 413 },
   { name: 'text body on DELETE', method: 'DELETE', url: '/plants/1', contentType: 'text/plain', body: 'x', status: 415 },
   { name: 'huge body on DELETE', method: 'DELETE', url: '/plants/1', body: `"${'a'.repeat(20_000)}"`, status: 413 },

@@ -55,7 +55,11 @@ t.test('over real HTTP: oversized headers, broken HTTP and request smuggling', a
   const before = await snapshot(app);
   const body = '{"id":5,"name":"smuggled"}';
   const cases: Array<[string, string, number]> = [
-    ['headers over 16 KiB', `GET /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    [
+      'headers over 16 KiB',
+      `GET /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+    ],
     ['not HTTP at all', 'HELLO THERE\r\n\r\n', 400],
     ['a header without a colon', 'GET /plants HTTP/1.1\r\nHost: x\r\nBroken header\r\n\r\n', 400],
     [
@@ -63,14 +67,22 @@ t.test('over real HTTP: oversized headers, broken HTTP and request smuggling', a
       `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
       400,
     ],
-    ['two Content-Length headers', `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nContent-Length: 3\r\n\r\n${body}`, 400],
+    [
+      'two Content-Length headers',
+      `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nContent-Length: 3\r\n\r\n${body}`,
+      400,
+    ],
   ];
   for (const [name, bytes, status] of cases) {
     const answer = await rawRequest(port, bytes);
     const [head = '', payload = ''] = answer.split('\r\n\r\n');
     t.match(head, new RegExp(`^HTTP/1.1 ${status} `), name);
     t.match(head, /content-type: application\/json/i, `${name}: JSON`);
-    t.same(checkResponse('GET', '/no-operation', { status, headers: { 'content-type': 'application/json' }, body: payload }), [], `${name}: Error shape`);
+    t.same(
+      checkResponse('GET', '/no-operation', { status, headers: { 'content-type': 'application/json' }, body: payload }),
+      [],
+      `${name}: Error shape`,
+    );
   }
   t.same(await snapshot(app), before, 'the store is unchanged');
 });
@@ -80,9 +92,18 @@ t.test('SQL metacharacters and odd but valid text are stored as data', async (t)
   const auth = { ...bearer(await tokenFor(app, 'alice')), 'content-type': 'application/json' };
   const names = ["Robert'); DROP TABLE plants;--", '" OR 1=1 --', '%_\\', '🌵'.repeat(200), 'RTL \u202e override', 'NFC é vs NFD é'];
   for (const [index, name] of names.entries()) {
-    const reply = await inject(t, app, { method: 'POST', url: '/plants', headers: auth, payload: JSON.stringify({ id: index, name, tag: name.slice(0, 100) }) });
+    const reply = await inject(t, app, {
+      method: 'POST',
+      url: '/plants',
+      headers: auth,
+      payload: JSON.stringify({ id: index, name, tag: name.slice(0, 100) }),
+    });
     t.equal(reply.status, 200, name.slice(0, 30));
   }
   const listed = (await inject(t, app, { url: '/plants', headers: auth })).json();
-  t.same(listed, names.map((name) => ({ name, tag: name.slice(0, 100) })), 'exactly as sent');
+  t.same(
+    listed,
+    names.map((name) => ({ name, tag: name.slice(0, 100) })),
+    'exactly as sent',
+  );
 });

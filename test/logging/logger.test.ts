@@ -32,7 +32,13 @@ t.test('at warn, a request that logs nothing writes nothing; one that logs write
 t.test('at info, the request lines of Fastify carry the reqId as before', async (t) => {
   const { app, lines } = await appLogging('info');
   await app.inject('/quiet');
-  t.same(lines.map((line) => [line.msg, line.reqId]), [['incoming request', 'req-1'], ['request completed', 'req-1']]);
+  t.same(
+    lines.map((line) => [line.msg, line.reqId]),
+    [
+      ['incoming request', 'req-1'],
+      ['request completed', 'req-1'],
+    ],
+  );
   await app.close();
 });
 
@@ -56,7 +62,10 @@ t.test("a level changed while running holds from the next request on, Fastify's 
   t.same(lines, []);
   app.log.level = 'info';
   await app.inject('/quiet');
-  t.same(lines.map((line) => line.msg), ['incoming request', 'request completed']);
+  t.same(
+    lines.map((line) => line.msg),
+    ['incoming request', 'request completed'],
+  );
   await app.close();
 });
 

@@ -40,7 +40,8 @@ function expect(condition: boolean, message: () => string): void {
   if (!condition) throw new Error(message());
 }
 
-const plantJson = (plant: ModelPlant) => JSON.stringify(plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag });
+const plantJson = (plant: ModelPlant) =>
+  JSON.stringify(plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag });
 const newPlantJson = (id: bigint, plant: ModelPlant) =>
   `{"id":${id},"name":${JSON.stringify(plant.name)}${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
 const same = (a: ModelPlant, b: ModelPlant) => a.name === b.name && a.tag === b.tag;
@@ -65,13 +66,20 @@ export async function verifyList(model: Model, real: Real, user: string, limit: 
     expect(next !== null && plants.length === limit, () => `bad Link ${link} on a page of ${plants.length}`);
     path = next![1]!;
   }
-  expect(JSON.stringify(seen) === JSON.stringify(expected), () => `${user} lists ${JSON.stringify(seen)}, model has ${JSON.stringify(expected)}`);
+  expect(
+    JSON.stringify(seen) === JSON.stringify(expected),
+    () => `${user} lists ${JSON.stringify(seen)}, model has ${JSON.stringify(expected)}`,
+  );
 }
 
 type Command = fc.AsyncCommand<Model, Real>;
 
 class Create implements Command {
-  constructor(readonly user: string, readonly id: bigint, readonly plant: ModelPlant) {}
+  constructor(
+    readonly user: string,
+    readonly id: bigint,
+    readonly plant: ModelPlant,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real) {
     const plants = plantsOf(model, this.user);
@@ -91,7 +99,11 @@ class Create implements Command {
 
 /** Re-sends an existing plant of the user: the same content (retry, 200) or different content (409). */
 class Resend implements Command {
-  constructor(readonly user: string, readonly pick: number, readonly conflicting: boolean) {}
+  constructor(
+    readonly user: string,
+    readonly pick: number,
+    readonly conflicting: boolean,
+  ) {}
   check = (model: Readonly<Model>) => plantsOf(model, this.user).size > 0;
   async run(model: Model, real: Real) {
     const entries = [...plantsOf(model, this.user).entries()];
@@ -107,7 +119,11 @@ class Resend implements Command {
 }
 
 class Delete implements Command {
-  constructor(readonly user: string, readonly id: bigint, readonly twice: boolean) {}
+  constructor(
+    readonly user: string,
+    readonly id: bigint,
+    readonly twice: boolean,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real) {
     const plants = plantsOf(model, this.user);
@@ -123,7 +139,10 @@ class Delete implements Command {
 }
 
 class List implements Command {
-  constructor(readonly user: string, readonly limit: number) {}
+  constructor(
+    readonly user: string,
+    readonly limit: number,
+  ) {}
   check = () => true;
   run = (model: Model, real: Real) => verifyList(model, real, this.user, this.limit);
   toString = () => `list(${this.user}, limit ${this.limit})`;
@@ -134,11 +153,17 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 /** Ids that collide across users and hit the edges: int64 extremes and beyond 2^53. */
 export const ids = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(INT64_MIN, INT64_MIN + 1n, -1n, 0n, 1n, 7n, 2n ** 53n, 2n ** 53n + 1n, INT64_MAX - 1n, INT64_MAX) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(INT64_MIN, INT64_MIN + 1n, -1n, 0n, 1n, 7n, 2n ** 53n, 2n ** 53n + 1n, INT64_MAX - 1n, INT64_MAX),
+  },
   { weight: 1, arbitrary: fc.bigInt({ min: INT64_MIN, max: INT64_MAX }) },
 );
 const plants = fc.record(
-  { name: fc.constantFrom('Fern', 'Ivy', 'Monstera', 'Cactus 🌵', 'Größe', 'x'.repeat(200)), tag: fc.constantFrom('', 'green', 'tropical') },
+  {
+    name: fc.constantFrom('Fern', 'Ivy', 'Monstera', 'Cactus 🌵', 'Größe', 'x'.repeat(200)),
+    tag: fc.constantFrom('', 'green', 'tropical'),
+  },
   { requiredKeys: ['name'] },
 );
 

@@ -8,7 +8,11 @@ import { commandsFor, type Model, type Real } from './plant-model.js';
 const USERS = ['alice', 'bob', 'carol'];
 
 /** Request n goes to bases[n mod bases.length]. Throws fast-check's report (shrunk) when a sequence disagrees with the model. */
-export async function runSequences(store: Store, bases: string[], { runs, seed }: { runs: number; seed: number }): Promise<{ sequences: number; requests: number }> {
+export async function runSequences(
+  store: Store,
+  bases: string[],
+  { runs, seed }: { runs: number; seed: number },
+): Promise<{ sequences: number; requests: number }> {
   let sequences = 0;
   let requests = 0;
   await fc.assert(

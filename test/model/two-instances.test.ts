@@ -50,7 +50,10 @@ t.test('a revoked token is refused by both instances on their very next request'
   t.equal((await fetchChecked(t, first.url, '/plants', auth(token))).status, 200);
   t.equal((await fetchChecked(t, second.url, '/plants', auth(token))).status, 200);
   t.ok(await store.revokeToken(id));
-  const [fromSecond, fromFirst] = await Promise.all([fetchChecked(t, second.url, '/plants', auth(token)), fetchChecked(t, first.url, '/plants', auth(token))]);
+  const [fromSecond, fromFirst] = await Promise.all([
+    fetchChecked(t, second.url, '/plants', auth(token)),
+    fetchChecked(t, first.url, '/plants', auth(token)),
+  ]);
   t.equal(fromSecond.status, 401, 'second instance refuses it');
   t.equal(fromFirst.status, 401, 'first instance refuses it');
   t.equal(fromFirst.headers['www-authenticate'], 'Bearer realm="plant-store", error="invalid_token"');

@@ -2,7 +2,16 @@
 // store, and that a request's handle is traced only while someone listens.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import t, { type Test } from 'tap';
-import { authFailures, commits, rateLimited, storeCallTimes, storeCalls, type CommitContext, type StoreCallContext, type StoreCallTime } from '../../src/observability/channels.js';
+import {
+  authFailures,
+  commits,
+  rateLimited,
+  storeCallTimes,
+  storeCalls,
+  type CommitContext,
+  type StoreCallContext,
+  type StoreCallTime,
+} from '../../src/observability/channels.js';
 import { TracedStore } from '../../src/observability/traced-store.js';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 
@@ -38,8 +47,14 @@ t.test('store calls: start and settle per call, named by store and operation, on
   t.same(
     events.map(([event, context]) => `${event} ${context.store} ${context.operation}`),
     [
-      `start ${kind} findToken`, `settled ${kind} findToken`, `start ${kind} addPlant`, `settled ${kind} addPlant`,
-      `start ${kind} findToken`, `settled ${kind} findToken`, `start ${kind} listPlants`, `settled ${kind} listPlants`,
+      `start ${kind} findToken`,
+      `settled ${kind} findToken`,
+      `start ${kind} addPlant`,
+      `settled ${kind} addPlant`,
+      `start ${kind} findToken`,
+      `settled ${kind} findToken`,
+      `start ${kind} listPlants`,
+      `settled ${kind} listPlants`,
     ],
     'each call of the handle, in order',
   );
@@ -78,7 +93,11 @@ t.test('store call times: one message per call as it settles, with its outcome a
 
   await app.store.close(); // the database goes away under the app
   t.equal((await inject(t, app, { url: '/plants', headers: bearer(token) })).status, 500);
-  t.same(times.slice(4).map(({ operation, outcome }) => `${operation} ${outcome}`), ['findToken error'], 'the failed token lookup');
+  t.same(
+    times.slice(4).map(({ operation, outcome }) => `${operation} ${outcome}`),
+    ['findToken error'],
+    'the failed token lookup',
+  );
 });
 
 t.test('traced and timed at once (traces and metrics both on): each call once on each channel', async (t) => {
@@ -91,20 +110,32 @@ t.test('traced and timed at once (traces and metrics both on): each call once on
   t.teardown(() => storeCalls.unsubscribe(handlers as never));
   t.equal((await inject(t, app, { url: '/plants', headers: bearer(token) })).status, 200);
   t.same(traced, ['findToken', 'listPlants']);
-  t.same(times.map(({ operation, outcome }) => `${operation} ${outcome}`), ['findToken ok', 'listPlants ok']);
+  t.same(
+    times.map(({ operation, outcome }) => `${operation} ${outcome}`),
+    ['findToken ok', 'listPlants ok'],
+  );
 });
 
-t.test('SQLite commits: one per batch, with its size', { skip: process.env.PLANT_STORE_TEST_STORE === 'postgres' && 'group commit is SQLite only' }, async (t) => {
-  const app = await buildTestApp(t);
-  const token = await tokenFor(app, 'alice');
-  const batches: number[] = [];
-  const handlers = { end: (context: CommitContext) => void batches.push(context.batchSize) };
-  commits.subscribe(handlers as never);
-  t.teardown(() => commits.unsubscribe(handlers as never));
-  const creates = [1, 2, 3].map((id) => app.inject({ method: 'POST', url: '/plants', headers: bearer(token), payload: { id, name: `P${id}` } }));
-  t.same((await Promise.all(creates)).map((response) => response.statusCode), [200, 200, 200]);
-  t.same(batches, [3], 'three creates that came together share one commit');
-});
+t.test(
+  'SQLite commits: one per batch, with its size',
+  { skip: process.env.PLANT_STORE_TEST_STORE === 'postgres' && 'group commit is SQLite only' },
+  async (t) => {
+    const app = await buildTestApp(t);
+    const token = await tokenFor(app, 'alice');
+    const batches: number[] = [];
+    const handlers = { end: (context: CommitContext) => void batches.push(context.batchSize) };
+    commits.subscribe(handlers as never);
+    t.teardown(() => commits.unsubscribe(handlers as never));
+    const creates = [1, 2, 3].map((id) =>
+      app.inject({ method: 'POST', url: '/plants', headers: bearer(token), payload: { id, name: `P${id}` } }),
+    );
+    t.same(
+      (await Promise.all(creates)).map((response) => response.statusCode),
+      [200, 200, 200],
+    );
+    t.same(batches, [3], 'three creates that came together share one commit');
+  },
+);
 
 t.test('authentication failures and rate-limit rejections', async (t) => {
   const failures = listen(t, authFailures.name as string);

@@ -7,7 +7,15 @@ import { parsePrometheusText, valueOf } from '../helpers/prometheus-text.js';
 
 t.test('observations land in the first bucket whose bound they do not exceed', async (t) => {
   const registry = new Registry();
-  const histogram = new HotHistogram({ name: 'h_seconds', help: 'A test histogram.', labelNames: ['kind'], buckets: [0.1, 1], registry, countName: 'h_total', countHelp: 'Observations.' });
+  const histogram = new HotHistogram({
+    name: 'h_seconds',
+    help: 'A test histogram.',
+    labelNames: ['kind'],
+    buckets: [0.1, 1],
+    registry,
+    countName: 'h_total',
+    countHelp: 'Observations.',
+  });
   const a = histogram.series('a');
   t.equal(histogram.series('a'), a, 'the same series for the same labels');
   for (const value of [0, 0.1, 0.5, 1, 7]) histogram.observe(a, value);
@@ -16,7 +24,14 @@ t.test('observations land in the first bucket whose bound they do not exceed', a
   const metrics = parsePrometheusText(text);
   t.equal(metrics.types.get('h_seconds'), 'histogram');
   t.equal(metrics.types.get('h_total'), 'counter');
-  t.same([valueOf(metrics, 'h_seconds_bucket', { kind: 'a', le: '0.1' }), valueOf(metrics, 'h_seconds_bucket', { kind: 'a', le: '1' }), valueOf(metrics, 'h_seconds_bucket', { kind: 'a', le: '+Inf' })], [2, 4, 5]);
+  t.same(
+    [
+      valueOf(metrics, 'h_seconds_bucket', { kind: 'a', le: '0.1' }),
+      valueOf(metrics, 'h_seconds_bucket', { kind: 'a', le: '1' }),
+      valueOf(metrics, 'h_seconds_bucket', { kind: 'a', le: '+Inf' }),
+    ],
+    [2, 4, 5],
+  );
   t.equal(valueOf(metrics, 'h_seconds_sum', { kind: 'a' }), 8.6);
   t.equal(valueOf(metrics, 'h_seconds_count', { kind: 'a' }), 5);
   t.equal(valueOf(metrics, 'h_total', { kind: 'a' }), 5);
@@ -34,7 +49,13 @@ t.test('nothing observed: the families are declared, with no series', async (t) 
 
 t.test('series are told apart by each label value, not by the values run together', async (t) => {
   const registry = new Registry();
-  const histogram = new HotHistogram({ name: 'pair_seconds', help: 'Two labels.', labelNames: ['first', 'second'], buckets: [1], registry });
+  const histogram = new HotHistogram({
+    name: 'pair_seconds',
+    help: 'Two labels.',
+    labelNames: ['first', 'second'],
+    buckets: [1],
+    registry,
+  });
   const ab = histogram.series('a b', 'c');
   const a = histogram.series('a', 'b c');
   t.not(ab, a, 'two series');

@@ -26,9 +26,14 @@ t.test('every metric the service exports is documented, with its type and labels
     const doc = documented.get(name);
     t.ok(doc, `${name} is in docs/operations.md`);
     t.equal(doc?.type, type, `${name}: documented as a ${type}`);
-    const labels = new Set(exported.samples.filter((sample) => sample.name === name || sample.name.startsWith(`${name}_`)).flatMap((sample) => Object.keys(sample.labels)));
+    const labels = new Set(
+      exported.samples
+        .filter((sample) => sample.name === name || sample.name.startsWith(`${name}_`))
+        .flatMap((sample) => Object.keys(sample.labels)),
+    );
     labels.delete('le');
-    if (labels.size > 0 || exported.samples.some((sample) => sample.name === name)) t.same([...labels].sort(), [...(doc?.labels ?? [])].sort(), `${name}: its labels`);
+    if (labels.size > 0 || exported.samples.some((sample) => sample.name === name))
+      t.same([...labels].sort(), [...(doc?.labels ?? [])].sort(), `${name}: its labels`);
   }
   const missing = [...documented.keys()].filter((name) => onStore(name, app.store.kind) && !exported.types.has(name));
   t.same(missing, [], `every documented metric of the ${app.store.kind} store is exported`);
@@ -46,7 +51,14 @@ t.test('the alert rules: complete, and on metrics that exist', async (t) => {
     for (const name of names) t.ok(documented.has(name) || PROMETHEUS_OWN.has(name), `${rule.alert}: ${name} exists`);
   }
   const covered = rules.map((rule) => rule.expr).join('\n');
-  for (const needed of ['status=~"5..",status!="503"', 'plant_store_http_request_duration_seconds_bucket', 'status="503"', 'plant_store_auth_failures_total', 'nodejs_eventloop_lag_p99_seconds', 'plant_store_postgres_pool_waiting']) {
+  for (const needed of [
+    'status=~"5..",status!="503"',
+    'plant_store_http_request_duration_seconds_bucket',
+    'status="503"',
+    'plant_store_auth_failures_total',
+    'nodejs_eventloop_lag_p99_seconds',
+    'plant_store_postgres_pool_waiting',
+  ]) {
     t.ok(covered.includes(needed), `a rule on ${needed}`);
   }
 });
@@ -68,7 +80,9 @@ t.test('the Grafana dashboard: valid JSON whose every query names exported metri
       t.ok((panel.targets ?? []).length > 0, `${panel.title}: queries`);
       return (panel.targets ?? []).map((target) => [panel.title, target.expr] as const);
     }),
-    ...dashboard.templating.list.filter((variable) => variable.definition).map((variable) => [`$${variable.name}`, variable.definition!] as const),
+    ...dashboard.templating.list
+      .filter((variable) => variable.definition)
+      .map((variable) => [`$${variable.name}`, variable.definition!] as const),
   ];
   for (const [where, expr] of queries) {
     const names = metricsIn(expr, histograms);
@@ -78,5 +92,9 @@ t.test('the Grafana dashboard: valid JSON whose every query names exported metri
       used.add(name);
     }
   }
-  t.same([...documented.keys()].filter((name) => name.startsWith('plant_store_') && !used.has(name)), [], 'every Plant Store metric is on the dashboard');
+  t.same(
+    [...documented.keys()].filter((name) => name.startsWith('plant_store_') && !used.has(name)),
+    [],
+    'every Plant Store metric is on the dashboard',
+  );
 });

@@ -11,7 +11,18 @@ import { parsePrometheusText, valueOf, type Exposition } from '../helpers/promet
 import { onlyOn } from '../helpers/store-under-test.js';
 import { until } from '../helpers/until.js';
 
-const CHANNELS = [storeCallTimes, storeCalls.start, storeCalls.end, storeCalls.asyncEnd, storeCalls.error, commits.start, commits.end, authFailures, rateLimited, rateLimitStoreErrors];
+const CHANNELS = [
+  storeCallTimes,
+  storeCalls.start,
+  storeCalls.end,
+  storeCalls.asyncEnd,
+  storeCalls.error,
+  commits.start,
+  commits.end,
+  authFailures,
+  rateLimited,
+  rateLimitStoreErrors,
+];
 const anySubscribed = () => CHANNELS.some((channel) => channel.hasSubscribers);
 /** Listening TCP servers of this process (a closed one leaves this list a moment after its close callback). */
 const listeners = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
@@ -79,7 +90,10 @@ t.test('the PostgreSQL pool: a connection the server ends counts as a pool error
   t.ok(pool.idleCount >= 1, 'an idle connection in the pool');
   const databaseUrl = pool.options.connectionString ?? '';
   // Ends this database's other sessions (the pool's idle connections), as a server restart or failover would.
-  await adminQuery(databaseUrl, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  await adminQuery(
+    databaseUrl,
+    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
   await until(() => pool.idleCount === 0, 5000, 'the pool to drop the ended connections');
   const errors = valueOf(await scrape(url), 'plant_store_postgres_pool_errors_total') ?? 0;
   t.ok(errors >= 1, `pool errors: ${errors}`);

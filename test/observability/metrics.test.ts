@@ -21,14 +21,20 @@ async function scrape(t: Test, metricsUrl: string): Promise<Exposition> {
 /** A histogram series: cumulative buckets, +Inf equal to _count, the sum within bounds. */
 function checkHistogram(t: Test, metrics: Exposition, name: string, labels: Record<string, string>, count: number, maxSum: number) {
   const buckets = samplesOf(metrics, `${name}_bucket`, labels).map((sample) => sample.value);
-  t.ok(buckets.length > 1 && buckets.every((value, i) => i === 0 || value >= buckets[i - 1]!), `${name} ${JSON.stringify(labels)}: cumulative buckets`);
+  t.ok(
+    buckets.length > 1 && buckets.every((value, i) => i === 0 || value >= buckets[i - 1]!),
+    `${name} ${JSON.stringify(labels)}: cumulative buckets`,
+  );
   t.equal(valueOf(metrics, `${name}_bucket`, { ...labels, le: '+Inf' }), count, '+Inf bucket');
   t.equal(valueOf(metrics, `${name}_count`, labels), count, 'count');
   const sum = valueOf(metrics, `${name}_sum`, labels) ?? -1;
   t.ok(sum > 0 && sum < maxSum, `${name} ${JSON.stringify(labels)}: sum ${sum} within (0, ${maxSum})`);
 }
 
-async function metricsServer(t: Test, env: Record<string, string> = {}): Promise<{ server: RunningServer; token: string; metricsUrl: string }> {
+async function metricsServer(
+  t: Test,
+  env: Record<string, string> = {},
+): Promise<{ server: RunningServer; token: string; metricsUrl: string }> {
   const { env: storeEnv } = await freshStore(t);
   const created = await runCli(['token', 'create', 'alice'], storeEnv);
   t.equal(created.code, 0, created.stderr);
@@ -52,7 +58,8 @@ t.test('a few requests of every kind, as /metrics counts and times them', async 
     ['GET', '/no/such/path/42', {}, 404],
     ['GET', '/metrics', {}, 404], // never on the API's port
   ];
-  for (const [method, path, init, status] of calls) t.equal((await fetchChecked(t, server.url, path, { method, ...init })).status, status, `${method} ${path}`);
+  for (const [method, path, init, status] of calls)
+    t.equal((await fetchChecked(t, server.url, path, { method, ...init })).status, status, `${method} ${path}`);
 
   const metrics = await scrape(t, metricsUrl);
   const requests = (operation: string, method: string, status: string) => valueOf(metrics, REQUESTS, { operation, method, status });
@@ -100,10 +107,18 @@ t.test('a few requests of every kind, as /metrics counts and times them', async 
   }
 
   // docs/operations.md lists what this store exports, each with its type (metrics-docs.test.ts checks the rest).
-  for (const [name, { type }] of documentedMetrics()) if (onStore(name, storeKind)) t.equal(metrics.types.get(name), type, `${name}: a ${type}, as documented`);
+  for (const [name, { type }] of documentedMetrics())
+    if (onStore(name, storeKind)) t.equal(metrics.types.get(name), type, `${name}: a ${type}, as documented`);
 
   // The process: CPU, memory, the event loop's delay, GC.
-  for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_active_handles_total']) {
+  for (const name of [
+    'process_cpu_seconds_total',
+    'process_resident_memory_bytes',
+    'nodejs_heap_size_used_bytes',
+    'nodejs_eventloop_lag_seconds',
+    'nodejs_eventloop_lag_p99_seconds',
+    'nodejs_active_handles_total',
+  ]) {
     const value = valueOf(metrics, name) ?? -1;
     t.ok(value >= 0 && Number.isFinite(value), `${name} ${value}`);
   }
@@ -115,7 +130,13 @@ t.test('a few requests of every kind, as /metrics counts and times them', async 
 t.test('the metrics port serves GET /metrics and nothing else', async (t) => {
   const { metricsUrl } = await metricsServer(t);
   const base = metricsUrl.replace('/metrics', '');
-  for (const [method, path] of [['GET', '/'], ['GET', '/plants'], ['GET', '/metrics/x'], ['POST', '/metrics'], ['DELETE', '/metrics']] as const) {
+  for (const [method, path] of [
+    ['GET', '/'],
+    ['GET', '/plants'],
+    ['GET', '/metrics/x'],
+    ['POST', '/metrics'],
+    ['DELETE', '/metrics'],
+  ] as const) {
     const response = await fetch(base + path, { method });
     t.equal(response.status, 404, `${method} ${path}`);
     t.match(await response.text(), /serves GET \/metrics only/);
@@ -159,7 +180,13 @@ t.test('METRICS_PORT equal to PORT stops start-up with a clear line; a port in u
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise((resolve) => holder.close(resolve)));
   const taken = (holder.address() as { port: number }).port;
-  const busy = await runCli(['serve'], { ...env, HOST: '127.0.0.1', PORT: String(await freePort()), METRICS_PORT: String(taken), BOOTSTRAP_TOKEN: 'off' });
+  const busy = await runCli(['serve'], {
+    ...env,
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    METRICS_PORT: String(taken),
+    BOOTSTRAP_TOKEN: 'off',
+  });
   t.equal(busy.code, 1, 'the metrics port is part of starting: a port in use fails the start');
   t.match(busy.stderr, new RegExp(`EADDRINUSE.*${taken}`));
 });

@@ -8,7 +8,8 @@ import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 import { otlpReceiver } from '../helpers/otlp-receiver.js';
 
 /** OpenTelemetry's packages (all CommonJS) loaded in this process so far. */
-const loadedOpenTelemetry = () => Object.keys(createRequire(import.meta.url).cache).filter((path) => /[\\/](@opentelemetry|@fastify[\\/]otel)[\\/]/.test(path));
+const loadedOpenTelemetry = () =>
+  Object.keys(createRequire(import.meta.url).cache).filter((path) => /[\\/](@opentelemetry|@fastify[\\/]otel)[\\/]/.test(path));
 
 t.test('off: nothing loaded, registered or subscribed; then on, to show the checks can see it', async (t) => {
   t.equal(loadConfig({}).traces, undefined, 'off by default');

@@ -30,7 +30,11 @@ async function serverWithTraces(t: Parameters<typeof startServer>[0], endpoint: 
 t.test('SIGTERM sends the spans still waiting in the batch before the process exits', async (t) => {
   const receiver = await otlpReceiver(t);
   const server = await serverWithTraces(t, receiver.endpoint);
-  t.same(receiver.spans.filter((span) => span.name === 'POST /plants'), [], 'not sent yet: the batch waits');
+  t.same(
+    receiver.spans.filter((span) => span.name === 'POST /plants'),
+    [],
+    'not sent yet: the batch waits',
+  );
   server.child.kill('SIGTERM');
   const exit = await server.exit;
   t.equal(exit.code, 0);
@@ -48,6 +52,13 @@ t.test('an unreachable collector does not hold the shutdown: the spans are dropp
   await warned;
   t.equal(exit.code, 0, 'a clean exit, not the 10-second limit of server.ts');
   // The exporter retries a refused connection for up to 10 s (OTEL_EXPORTER_OTLP_TIMEOUT): the bound ends it.
-  t.ok(seconds >= FLUSH_LIMIT_MS / 1000 && seconds < FLUSH_LIMIT_MS / 1000 + 3, `exited in ${seconds.toFixed(2)} s: the flush bound, and the rest of the close`);
-  t.match(exit.stdout, /"level":40,[^\n]*"msg":"traces: the collector did not take the last spans in time; they are dropped"/, 'the log says the spans were dropped');
+  t.ok(
+    seconds >= FLUSH_LIMIT_MS / 1000 && seconds < FLUSH_LIMIT_MS / 1000 + 3,
+    `exited in ${seconds.toFixed(2)} s: the flush bound, and the rest of the close`,
+  );
+  t.match(
+    exit.stdout,
+    /"level":40,[^\n]*"msg":"traces: the collector did not take the last spans in time; they are dropped"/,
+    'the log says the spans were dropped',
+  );
 });

@@ -83,7 +83,11 @@ t.test('one create with a traceparent: the request under the caller, its store c
   t.equal(addPlant.parentSpanId, handler.spanId, 'the write is under the handler');
   for (const call of [findToken, addPlant]) {
     t.equal(call.kind, CLIENT);
-    t.same(call.attributes, { 'db.system.name': dbSystem, 'db.operation.name': call.name.split(' ')[1] }, `${call.name}: what and where, nothing written`);
+    t.same(
+      call.attributes,
+      { 'db.system.name': dbSystem, 'db.operation.name': call.name.split(' ')[1] },
+      `${call.name}: what and where, nothing written`,
+    );
     t.not(call.status.code, ERROR);
   }
   if (storeKind === 'sqlite') {
@@ -104,8 +108,12 @@ t.test('writes that share a commit: it is a child of the first and links to the 
   const token = await tokenFor(app, 'alice');
   const callers = [1, 2, 3].map((n) => caller(10 + n));
   const creates = callers.map(({ traceparent }, index) =>
-    app.inject({ method: 'POST', url: '/plants', headers: { ...bearer(token), traceparent }, payload: { id: index, name: `P${index}` } }));
-  t.same((await Promise.all(creates)).map((response) => response.statusCode), [200, 200, 200]);
+    app.inject({ method: 'POST', url: '/plants', headers: { ...bearer(token), traceparent }, payload: { id: index, name: `P${index}` } }),
+  );
+  t.same(
+    (await Promise.all(creates)).map((response) => response.statusCode),
+    [200, 200, 200],
+  );
   await app.close(); // flushes the spans
 
   const commits = receiver.spans.filter((span) => span.name === 'plant-store.commit');
@@ -116,7 +124,11 @@ t.test('writes that share a commit: it is a child of the first and links to the 
   const [first, ...others] = callers.map(({ traceId }) => writes.find((write) => write.traceId === traceId)!);
   t.equal(commit.traceId, first!.traceId, "in the first write's trace");
   t.equal(commit.parentSpanId, first!.spanId, 'under its store call');
-  t.same(commit.links, others.map((write) => ({ traceId: write.traceId, spanId: write.spanId })), 'linked to the store calls of the other writes');
+  t.same(
+    commit.links,
+    others.map((write) => ({ traceId: write.traceId, spanId: write.spanId })),
+    'linked to the store calls of the other writes',
+  );
   t.equal(commit.attributes['plant_store.commit.batch_size'], 3);
 });
 
@@ -147,8 +159,13 @@ t.test("pipelined requests: each one's store calls are in its own trace", async 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const callers = [1, 2, 3, 4].map((n) => caller(30 + n));
   // The later ones wait for the answer ahead of them (plugins/in-order.ts), and then go on.
-  const requests = callers.map(({ traceparent }) => `GET /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\ntraceparent: ${traceparent}\r\n\r\n`);
-  t.same((await pipeline((app.server.address() as { port: number }).port, requests)).map((answer) => answer.status), [200, 200, 200, 200]);
+  const requests = callers.map(
+    ({ traceparent }) => `GET /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\ntraceparent: ${traceparent}\r\n\r\n`,
+  );
+  t.same(
+    (await pipeline((app.server.address() as { port: number }).port, requests)).map((answer) => answer.status),
+    [200, 200, 200, 200],
+  );
   await app.close();
 
   for (const { traceId } of callers) {
@@ -180,5 +197,9 @@ t.test("OTEL_FASTIFY_IGNORE_PATHS leaves the load balancer's probes out", async 
   const app = await buildTestApp(t, { traces: { url: `${receiver.endpoint}/v1/traces`, protocol: 'http/json' } });
   for (const url of ['/healthz', '/readyz', '/plants']) await app.inject({ url });
   await app.close();
-  t.same(receiver.spans.filter((span) => span.kind === SERVER).map((span) => span.name), ['GET /plants'], 'only the API request is traced');
+  t.same(
+    receiver.spans.filter((span) => span.kind === SERVER).map((span) => span.name),
+    ['GET /plants'],
+    'only the API request is traced',
+  );
 });

@@ -22,23 +22,36 @@ t.test('no more rows than the limit: the last page, with no cursor', async (t) =
 
 t.test('the text is JSON.stringify of the plants, whatever they hold', async (t) => {
   const awkward = ['quote " inside', 'back\\slash', 'émoji 🌵 and 中文', 'line\u2028separator', '</script>', ''];
-  const page = toPage(awkward.map((name, i): PlantRow => [BigInt(i), name, name]), 100);
+  const page = toPage(
+    awkward.map((name, i): PlantRow => [BigInt(i), name, name]),
+    100,
+  );
   t.equal(page.json, JSON.stringify(awkward.map((name) => ({ name, tag: name }))));
 });
 
 t.test('the listing: the same plants with their ids, cut at the same place, made once', async (t) => {
   const page = toPage(rows(-9223372036854775808n, 9007199254740993n, 4n), 2);
-  t.equal(page.listingJson, '[{"id":-9223372036854775808,"name":"p-9223372036854775808"},{"id":9007199254740993,"name":"p9007199254740993","tag":"t9007199254740993"}]');
+  t.equal(
+    page.listingJson,
+    '[{"id":-9223372036854775808,"name":"p-9223372036854775808"},{"id":9007199254740993,"name":"p9007199254740993","tag":"t9007199254740993"}]',
+  );
   t.equal(page.listingJson, page.listingJson, 'the same text again');
   t.equal(page.listingJson.replace(/"id":-?\d+,/g, ''), page.json, 'without the ids, the default text');
   t.equal(toPage([], 5).listingJson, '[]');
   const awkward = ['quote " inside', 'back\\slash', 'émoji 🌵 and 中文', 'line\u2028separator', '</script>', ''];
-  const listing = toPage(awkward.map((name, i): PlantRow => [BigInt(i), name, name]), 100).listingJson;
+  const listing = toPage(
+    awkward.map((name, i): PlantRow => [BigInt(i), name, name]),
+    100,
+  ).listingJson;
   t.equal(listing, JSON.stringify(awkward.map((name, id) => ({ id, name, tag: name }))));
 });
 
 t.test("a page's size for caches covers its text, its rows and its listing once made", async (t) => {
-  for (const page of [toPage(rows(1n, 2n, 3n), 2), toPage(rows(...Array.from({ length: 101 }, (_, i) => -9223372036854775808n + BigInt(i))), 100), toPage([], 5)]) {
+  for (const page of [
+    toPage(rows(1n, 2n, 3n), 2),
+    toPage(rows(...Array.from({ length: 101 }, (_, i) => -9223372036854775808n + BigInt(i))), 100),
+    toPage([], 5),
+  ]) {
     const before = page.bytes;
     t.ok(before >= (page.json.length * 2 + page.listingJson.length) * 2, `${before} bytes`);
     t.equal(page.bytes, before, 'fixed: making the listing does not change it, so a cache can subtract what it added');

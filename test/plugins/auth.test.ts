@@ -44,11 +44,20 @@ t.test('authentication matrix', async (t) => {
       t.equal(reply.headers['www-authenticate'], challenge, `${operation.method} ${name}: challenge`);
       t.match(reply.json().message, challenge === MISSING ? /needs a bearer token/ : /not valid/);
     }
-    const viaQuery = await inject(t, app, { ...operation, url: `${operation.url}?access_token=${alice}`, headers: { 'content-type': 'application/json' } });
+    const viaQuery = await inject(t, app, {
+      ...operation,
+      url: `${operation.url}?access_token=${alice}`,
+      headers: { 'content-type': 'application/json' },
+    });
     t.equal(viaQuery.status, 401, `${operation.method} token in the query string is ignored`);
   }
 
-  const good = [bearer(alice), { authorization: `bearer ${alice}` }, { authorization: `BEARER ${alice}` }, { authorization: `Bearer    ${alice}` }];
+  const good = [
+    bearer(alice),
+    { authorization: `bearer ${alice}` },
+    { authorization: `BEARER ${alice}` },
+    { authorization: `Bearer    ${alice}` },
+  ];
   for (const headers of good) {
     t.equal((await inject(t, app, { method: 'GET', url: '/plants', headers })).status, 200, headers.authorization.slice(0, 12));
   }
@@ -68,8 +77,13 @@ t.test('an expired token counts as a failed authentication, like a revoked one',
   const app = await buildTestApp(t, { authFailuresPerMinute: 2 });
   const valid = await tokenFor(app, 'alice');
   const expired = (await createToken(app.store, 'bob', new Date(Date.now() - 1000))).token;
-  for (let i = 0; i < 2; i++) t.equal((await inject(t, app, { url: '/plants', headers: bearer(expired), remoteAddress: '10.0.0.9' })).status, 401);
-  t.equal((await inject(t, app, { url: '/plants', headers: bearer(valid), remoteAddress: '10.0.0.9' })).status, 429, 'two failures use up the budget');
+  for (let i = 0; i < 2; i++)
+    t.equal((await inject(t, app, { url: '/plants', headers: bearer(expired), remoteAddress: '10.0.0.9' })).status, 401);
+  t.equal(
+    (await inject(t, app, { url: '/plants', headers: bearer(valid), remoteAddress: '10.0.0.9' })).status,
+    429,
+    'two failures use up the budget',
+  );
 });
 
 t.test('open endpoints need no token', async (t) => {
@@ -91,10 +105,20 @@ t.test('failed authentications are limited per address, valid tokens from elsewh
   t.ok(Number(blocked.headers['retry-after']) > 0 && Number(blocked.headers['retry-after']) <= 60);
   t.match(blocked.json().message, /failed authentications/);
   for (const { method, url, payload } of operations) {
-    const reply = await inject(t, app, { method, url, payload, headers: { ...bearer('wrong'), 'content-type': 'application/json' }, remoteAddress: '10.0.0.1' });
+    const reply = await inject(t, app, {
+      method,
+      url,
+      payload,
+      headers: { ...bearer('wrong'), 'content-type': 'application/json' },
+      remoteAddress: '10.0.0.1',
+    });
     t.equal(reply.status, 429, `${method} ${url} blocked`);
   }
-  t.equal((await inject(t, app, { url: '/plants', headers: bearer(token), remoteAddress: '10.0.0.2' })).status, 200, 'another address is unaffected');
+  t.equal(
+    (await inject(t, app, { url: '/plants', headers: bearer(token), remoteAddress: '10.0.0.2' })).status,
+    200,
+    'another address is unaffected',
+  );
 });
 
 t.test('per-token rate limit answers 429 with Retry-After on every operation', async (t) => {
@@ -124,12 +148,25 @@ t.test("another user's valid token reaches only that user's plants", async (t) =
   const alice = bearer(await tokenFor(app, 'alice'));
   const bob = bearer(await tokenFor(app, 'bob'));
   const json = { 'content-type': 'application/json' };
-  t.equal((await inject(t, app, { method: 'POST', url: '/plants', headers: { ...alice, ...json }, payload: '{"id":1,"name":"Alice fern"}' })).status, 200);
+  t.equal(
+    (await inject(t, app, { method: 'POST', url: '/plants', headers: { ...alice, ...json }, payload: '{"id":1,"name":"Alice fern"}' }))
+      .status,
+    200,
+  );
   const list = await inject(t, app, { url: '/plants', headers: bob });
   t.same([list.status, list.json()], [200, []], "GET with bob's token: bob's (empty) list");
   const remove = await inject(t, app, { method: 'DELETE', url: '/plants/1', headers: bob });
-  t.same([remove.status, remove.json()], [404, { error: 404, message: 'You have no plant with id 1.' }], "DELETE of alice's plant with bob's token: 404");
-  const create = await inject(t, app, { method: 'POST', url: '/plants', headers: { ...bob, ...json }, payload: '{"id":1,"name":"Bob fern"}' });
+  t.same(
+    [remove.status, remove.json()],
+    [404, { error: 404, message: 'You have no plant with id 1.' }],
+    "DELETE of alice's plant with bob's token: 404",
+  );
+  const create = await inject(t, app, {
+    method: 'POST',
+    url: '/plants',
+    headers: { ...bob, ...json },
+    payload: '{"id":1,"name":"Bob fern"}',
+  });
   t.same([create.status, create.json()], [200, { name: 'Bob fern' }], "POST with bob's token: bob's own plant 1, no conflict");
   t.same((await inject(t, app, { url: '/plants', headers: alice })).json(), [{ name: 'Alice fern' }], "alice's plant is untouched");
 });

@@ -35,7 +35,12 @@ t.test('an allowed origin gets its origin back and the exposed headers, on succe
   const { app, alice } = await setup(t, ['http://localhost:5173', APP]);
   for (let id = 1; id <= 3; id++) {
     const payload = JSON.stringify({ id, name: `p${id}` });
-    const created = await inject(t, app, { method: 'POST', url: '/plants', headers: { ...alice, origin: APP, 'content-type': 'application/json' }, payload });
+    const created = await inject(t, app, {
+      method: 'POST',
+      url: '/plants',
+      headers: { ...alice, origin: APP, 'content-type': 'application/json' },
+      payload,
+    });
     t.equal(created.headers.location, `/plants/${id}`);
     t.match(created.headers['access-control-expose-headers'], /\bLocation\b/, 'a page can read the id of what it created');
   }
@@ -60,14 +65,22 @@ t.test('an origin not in the list gets no CORS headers; the request itself is un
     t.equal(get.status, 200, origin);
     t.same(corsHeaders(get.headers), [], origin);
   }
-  const preflight = await inject(t, app, { method: 'OPTIONS', url: '/plants', headers: { origin: OTHER, 'access-control-request-method': 'POST' } });
+  const preflight = await inject(t, app, {
+    method: 'OPTIONS',
+    url: '/plants',
+    headers: { origin: OTHER, 'access-control-request-method': 'POST' },
+  });
   t.equal(preflight.status, 405, 'a failed preflight: the browser stops there');
   t.same(corsHeaders(preflight.headers), []);
 });
 
 t.test('preflight from an allowed origin: 204, methods, Authorization and Content-Type, cached 10 minutes', async (t) => {
   const { app } = await setup(t, [APP]);
-  for (const [url, method] of [['/plants', 'POST'], ['/plants', 'GET'], ['/plants/9223372036854775807', 'DELETE']] as const) {
+  for (const [url, method] of [
+    ['/plants', 'POST'],
+    ['/plants', 'GET'],
+    ['/plants/9223372036854775807', 'DELETE'],
+  ] as const) {
     const preflight = await inject(t, app, {
       method: 'OPTIONS',
       url,

@@ -34,7 +34,11 @@ if (skip !== undefined) {
     await logo.waitFor(WAIT);
     t.match(await logo.getAttribute('src'), /^data:image\/svg\+xml;base64,/, "the top bar shows Plant Store's logo");
     t.match(Buffer.from((await logo.getAttribute('src'))!.split(',')[1]!, 'base64').toString(), />Plant Store</);
-    t.same(await logo.evaluate((img) => [...img.parentElement!.children].map((child) => child.tagName)), ['IMG'], "the logo link holds only that image, not Swagger's");
+    t.same(
+      await logo.evaluate((img) => [...img.parentElement!.children].map((child) => child.tagName)),
+      ['IMG'],
+      "the logo link holds only that image, not Swagger's",
+    );
 
     await page.locator('button.authorize').first().click(WAIT);
     await page.locator('#auth-bearer-value').fill(token);
@@ -60,10 +64,17 @@ if (skip !== undefined) {
     const artifacts = join(projectRoot, 'test-artifacts');
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: join(artifacts, 'swagger-ui.png'), fullPage: true });
-    await list.locator('.live-responses-table').first().screenshot({ path: join(artifacts, 'swagger-ui-list-response.png') });
+    await list
+      .locator('.live-responses-table')
+      .first()
+      .screenshot({ path: join(artifacts, 'swagger-ui-list-response.png') });
 
     const posts = seen.requests.filter((request) => request.method === 'POST');
-    t.same(posts.map((request) => `${request.url} ${request.authorization}`), [`${base}/plants Bearer ${token}`], 'one create, with the token');
+    t.same(
+      posts.map((request) => `${request.url} ${request.authorization}`),
+      [`${base}/plants Bearer ${token}`],
+      'one create, with the token',
+    );
     const exact = await inject(t, app, { method: 'DELETE', url: '/plants/9223372036854775807', headers: bearer(token) });
     t.equal(exact.status, 204, 'the id typed in the browser was stored exactly');
 
@@ -78,9 +89,22 @@ if (skip !== undefined) {
     const app = await buildTestApp(t);
     const base = await listen(app);
     const token = await tokenFor(app, 'alice');
-    for (const [id, name] of [['42', 'Monstera'], ['9007199254740993', 'Past 2^53']] as const) {
+    for (const [id, name] of [
+      ['42', 'Monstera'],
+      ['9007199254740993', 'Past 2^53'],
+    ] as const) {
       const payload = `{"id":${id},"name":"${name}"}`;
-      t.equal((await inject(t, app, { method: 'POST', url: '/plants', headers: { ...bearer(token), 'content-type': 'application/json' }, payload })).status, 200);
+      t.equal(
+        (
+          await inject(t, app, {
+            method: 'POST',
+            url: '/plants',
+            headers: { ...bearer(token), 'content-type': 'application/json' },
+            payload,
+          })
+        ).status,
+        200,
+      );
     }
     const page = await openPage(t);
     const seen = await watch(page, base);
@@ -96,17 +120,32 @@ if (skip !== undefined) {
     // The 200's menu is the one Swagger UI lets set Accept.
     const mediaType = success.locator('.response-control-media-type--accept-controller select');
     await mediaType.waitFor(WAIT);
-    t.same(await mediaType.locator('option').allInnerTexts(), ['application/json', LISTING], 'the media-type menu offers both representations');
+    t.same(
+      await mediaType.locator('option').allInnerTexts(),
+      ['application/json', LISTING],
+      'the media-type menu offers both representations',
+    );
     await mediaType.selectOption(LISTING);
-    t.match(await success.locator('.response-control-media-type__accept-message').innerText(), /Accept/, 'Swagger UI says the menu sets Accept');
+    t.match(
+      await success.locator('.response-control-media-type__accept-message').innerText(),
+      /Accept/,
+      'Swagger UI says the menu sets Accept',
+    );
     t.match(await success.locator('.highlight-code').first().innerText(), /"id": 7/, 'the documented example is the listing one');
 
-    const answered = page.waitForResponse((response) => response.url().startsWith(`${base}/plants`) && response.request().method() === 'GET', WAIT);
+    const answered = page.waitForResponse(
+      (response) => response.url().startsWith(`${base}/plants`) && response.request().method() === 'GET',
+      WAIT,
+    );
     await list.locator('button.execute').click();
     const response = await answered;
     t.equal(response.request().headers().accept, LISTING, 'the request asked for the listing');
     t.equal(response.headers()['content-type'], `${LISTING}; charset=utf-8`);
-    t.equal(await response.text(), '[{"id":42,"name":"Monstera"},{"id":9007199254740993,"name":"Past 2^53"}]', 'the body on the wire has every id exact');
+    t.equal(
+      await response.text(),
+      '[{"id":42,"name":"Monstera"},{"id":9007199254740993,"name":"Past 2^53"}]',
+      'the body on the wire has every id exact',
+    );
     t.equal(await liveStatus(list), '200');
     const shown = await liveBody(list);
     t.match(shown, /"id": 42,\s+"name": "Monstera"/, 'the panel shows the ids with the plants');
@@ -114,7 +153,10 @@ if (skip !== undefined) {
     // shows 9007199254740992 here (README "Docs" says so). The wire body above is exact.
     t.match(shown, /"id": 900719925474099\d,\s+"name": "Past 2\^53"/, 'the panel shows an id for the plant past 2^53 too');
 
-    await list.locator('.live-responses-table').first().screenshot({ path: join(projectRoot, 'test-artifacts', 'swagger-ui-listing-response.png') });
+    await list
+      .locator('.live-responses-table')
+      .first()
+      .screenshot({ path: join(projectRoot, 'test-artifacts', 'swagger-ui-listing-response.png') });
     await seen.settled();
     t.same(seen.problems, [], 'no CSP violation, console error, page error or failed request');
     t.same(seen.contract, [], 'every API answer the browser got follows openapi.yaml');

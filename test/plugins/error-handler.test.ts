@@ -42,12 +42,20 @@ t.test('a database fault answers 500 with no stack, SQL or path, and logs it wit
     t.equal(reply.status, 500, `${request.method} ${request.url}`);
     const id = String(reply.headers['x-request-id']);
     ids.push(id);
-    t.equal(reply.json().message, `Something went wrong on our side; it is logged as request ${id}. Please retry.`, 'the message names the request id the answer carries');
+    t.equal(
+      reply.json().message,
+      `Something went wrong on our side; it is logged as request ${id}. Please retry.`,
+      'the message names the request id the answer carries',
+    );
     t.notMatch(reply.body, /plants\.db|sqlite|postgres|relation|SELECT|INSERT|DELETE FROM|no such table|\bat\b.*\.ts/i);
   }
   const errorLines = logs.filter((line) => line.includes('"level":50'));
   t.equal(errorLines.length, 3, 'each 500 is logged');
-  t.same(errorLines.map((line) => (JSON.parse(line) as { reqId: string }).reqId), ids, 'each logged under that same id');
+  t.same(
+    errorLines.map((line) => (JSON.parse(line) as { reqId: string }).reqId),
+    ids,
+    'each logged under that same id',
+  );
   t.match(errorLines[0], cause, 'the log keeps the cause');
   t.ok(logs.length > 6, 'requests are logged');
   t.notMatch(logs.join(''), /pst_[A-Za-z0-9_-]{43}/, 'no token in the logs');

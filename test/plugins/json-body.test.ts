@@ -25,7 +25,12 @@ async function setup(t: Parameters<typeof buildTestApp>[0]) {
 t.test('a body that is not UTF-8 answers 400 and stores nothing', async (t) => {
   const { app, auth, listed } = await setup(t);
   for (const [what, bytes] of Object.entries(NOT_UTF8)) {
-    const reply = await inject(t, app, { method: 'POST', url: '/plants', headers: { ...auth, 'content-type': 'application/json' }, payload: body(bytes) });
+    const reply = await inject(t, app, {
+      method: 'POST',
+      url: '/plants',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: body(bytes),
+    });
     t.equal(reply.status, 400, what);
     t.match(reply.json().message, /^The body is not valid UTF-8/, what);
   }
@@ -34,8 +39,19 @@ t.test('a body that is not UTF-8 answers 400 and stores nothing', async (t) => {
 
 t.test('a charset other than UTF-8 answers 415 and stores nothing', async (t) => {
   const { app, auth, listed } = await setup(t);
-  for (const type of ['application/json; charset=iso-8859-1', 'application/json;charset=latin1', 'application/json; charset="UTF-16"', 'application/json; charset=utf-16le', 'application/json; charset=']) {
-    const reply = await inject(t, app, { method: 'POST', url: '/plants', headers: { ...auth, 'content-type': type }, payload: '{"id":1,"name":"cafe"}' });
+  for (const type of [
+    'application/json; charset=iso-8859-1',
+    'application/json;charset=latin1',
+    'application/json; charset="UTF-16"',
+    'application/json; charset=utf-16le',
+    'application/json; charset=',
+  ]) {
+    const reply = await inject(t, app, {
+      method: 'POST',
+      url: '/plants',
+      headers: { ...auth, 'content-type': type },
+      payload: '{"id":1,"name":"cafe"}',
+    });
     t.equal(reply.status, 415, type);
     t.match(reply.json().message, /UTF-8/, type);
   }
@@ -44,10 +60,25 @@ t.test('a charset other than UTF-8 answers 415 and stores nothing', async (t) =>
 
 t.test('UTF-8, said or not, is accepted, and non-ASCII names are kept byte for byte', async (t) => {
   const { app, auth, listed } = await setup(t);
-  const types = ['application/json', 'application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'application/json; charset=utf8'];
+  const types = [
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json; charset=UTF-8',
+    'application/json;charset="utf-8"',
+    'application/json; charset=utf8',
+  ];
   for (const [i, type] of types.entries()) {
-    const reply = await inject(t, app, { method: 'POST', url: '/plants', headers: { ...auth, 'content-type': type }, payload: Buffer.from(`{"id":${i},"name":"café ✓ 🌱 \uFFFD"}`) });
+    const reply = await inject(t, app, {
+      method: 'POST',
+      url: '/plants',
+      headers: { ...auth, 'content-type': type },
+      payload: Buffer.from(`{"id":${i},"name":"café ✓ 🌱 \uFFFD"}`),
+    });
     t.equal(reply.status, 200, type);
   }
-  t.same(await listed(), types.map(() => ({ name: 'café ✓ 🌱 \uFFFD' })), 'a U+FFFD the client sent is kept: only invalid bytes are refused');
+  t.same(
+    await listed(),
+    types.map(() => ({ name: 'café ✓ 🌱 \uFFFD' })),
+    'a U+FFFD the client sent is kept: only invalid bytes are refused',
+  );
 });

@@ -34,7 +34,14 @@ async function listening(t: Parameters<typeof buildTestApp>[0]) {
   return { app, token, port: (app.server.address() as { port: number }).port, expected: API_SECURITY_HEADERS };
 }
 
-function checkErrorAnswer(t: Parameters<typeof buildTestApp>[0], what: string, answer: Answer, status: number, expected: Record<string, string>, message: RegExp) {
+function checkErrorAnswer(
+  t: Parameters<typeof buildTestApp>[0],
+  what: string,
+  answer: Answer,
+  status: number,
+  expected: Record<string, string>,
+  message: RegExp,
+) {
   t.equal(answer.status, status, `${what}: ${status}`);
   t.match(answer.headers['content-type'], /^application\/json/, `${what}: JSON`);
   const body = JSON.parse(answer.body) as Record<string, unknown>;
@@ -61,8 +68,22 @@ t.test("Fastify's own 413 and 415 carry them too (they come after the hooks)", a
   const { port, token, expected } = await listening(t);
   const big = `{"id":1,"name":"${'a'.repeat(20_000)}"}`;
   const head = `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n`;
-  checkErrorAnswer(t, 'a body over 16 KiB', await raw(port, `${head}Content-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n${big}`), 413, expected, /larger than 16384 bytes/);
-  checkErrorAnswer(t, 'text/plain', await raw(port, `${head}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`), 415, expected, /application\/json/);
+  checkErrorAnswer(
+    t,
+    'a body over 16 KiB',
+    await raw(port, `${head}Content-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n${big}`),
+    413,
+    expected,
+    /larger than 16384 bytes/,
+  );
+  checkErrorAnswer(
+    t,
+    'text/plain',
+    await raw(port, `${head}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`),
+    415,
+    expected,
+    /application\/json/,
+  );
 });
 
 t.test('a client too slow with its headers gets 408 in the Error shape with the security headers', async (t) => {
@@ -79,7 +100,10 @@ t.test('HTTP/1.0 without Host is still served (only HTTP/1.1 requires it)', asyn
 
 t.test("the router's refusals: a URL that is not percent-encoded, an id past 100 characters", async (t) => {
   const { port, token, expected } = await listening(t);
-  const badUrl = await raw(port, `DELETE /plants/%E0%A4%A${'x'.repeat(3000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+  const badUrl = await raw(
+    port,
+    `DELETE /plants/%E0%A4%A${'x'.repeat(3000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+  );
   checkErrorAnswer(t, 'a bad percent-encoding', badUrl, 400, expected, /not valid/);
   t.ok(badUrl.body.length < 300, `a short message (${badUrl.body.length} bytes), not the whole URL`);
 

@@ -11,7 +11,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 t.test('a client id is used when it is printable ASCII of at most 128 characters', async (t) => {
   const id = (value?: string) => requestIdOf({ headers: value === undefined ? {} : { 'x-request-id': value } });
   for (const kept of ['abc', 'trace 7f:42/x', 'x'.repeat(128), '~!@#$%^&*()']) t.equal(id(kept), kept, JSON.stringify(kept));
-  for (const replaced of [undefined, '', 'x'.repeat(129), 'tab\there', 'new\nline', 'é', '\u0000']) t.match(id(replaced), UUID, `${JSON.stringify(replaced)} is replaced by a new id`);
+  for (const replaced of [undefined, '', 'x'.repeat(129), 'tab\there', 'new\nline', 'é', '\u0000'])
+    t.match(id(replaced), UUID, `${JSON.stringify(replaced)} is replaced by a new id`);
   t.not(id(), id(), 'each new id is new');
 });
 
@@ -32,8 +33,14 @@ t.test('every answer carries the id, and the log lines of its request too', asyn
   ];
   t.equal(answers[0]!.headers['x-request-id'], 'from-the-client', "the client's id comes back");
   for (const answer of answers.slice(1)) t.match(answer.headers['x-request-id'], UUID, `${answer.status}: a new id`);
-  const logged = lines.map((line) => JSON.parse(line) as { reqId?: string; msg: string }).filter((line) => line.reqId === 'from-the-client');
-  t.same(logged.map((line) => line.msg), ['incoming request', 'request completed'], 'the log lines of that request carry its id');
+  const logged = lines
+    .map((line) => JSON.parse(line) as { reqId?: string; msg: string })
+    .filter((line) => line.reqId === 'from-the-client');
+  t.same(
+    logged.map((line) => line.msg),
+    ['incoming request', 'request completed'],
+    'the log lines of that request carry its id',
+  );
 });
 
 t.test("answers made before Fastify has a request carry an id too: Node's 400 and the 417", async (t) => {
@@ -52,7 +59,9 @@ t.test("answers made before Fastify has a request carry an id too: Node's 400 an
   const notHttp = await send('NOT HTTP AT ALL\r\n\r\n');
   t.match(notHttp, /^HTTP\/1.1 400 /);
   t.match(notHttp, /\r\nx-request-id: [0-9a-f-]{36}\r\n/);
-  const expect = await send('POST /plants HTTP/1.1\r\nHost: x\r\nX-Request-Id: mine\r\nExpect: teapot\r\nContent-Length: 2\r\nConnection: close\r\n\r\n');
+  const expect = await send(
+    'POST /plants HTTP/1.1\r\nHost: x\r\nX-Request-Id: mine\r\nExpect: teapot\r\nContent-Length: 2\r\nConnection: close\r\n\r\n',
+  );
   t.match(expect, /^HTTP\/1.1 417 /);
   t.match(expect, /\r\nx-request-id: mine\r\n/i, "the client's id, when Node had read the headers");
 });

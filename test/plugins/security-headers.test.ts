@@ -59,7 +59,11 @@ async function helmetSets(policy: FastifyHelmetOptions = {}): Promise<Record<str
   reference.get('/', async () => 'ok');
   const response = await reference.inject('/');
   await reference.close();
-  return Object.fromEntries(Object.entries(response.headers).filter(([name]) => !NOT_HELMET.has(name)).map(([name, value]) => [name, String(value)]));
+  return Object.fromEntries(
+    Object.entries(response.headers)
+      .filter(([name]) => !NOT_HELMET.has(name))
+      .map(([name, value]) => [name, String(value)]),
+  );
 }
 
 t.test('the constants are exactly what helmet sets for each policy', async (t) => {
@@ -129,7 +133,11 @@ t.test('answers no route of ours makes carry the API set too: 405, CORS prefligh
   const config = { corsOrigins: ['https://app.example.com'] };
   const app = await buildTestApp(t, config);
   const token = bearer(await tokenFor(app, 'alice'));
-  const preflight = { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' };
+  const preflight = {
+    origin: 'https://app.example.com',
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'authorization',
+  };
   const replies = [
     await inject(t, app, { method: 'PUT', url: '/plants', headers: token }),
     await inject(t, app, { method: 'OPTIONS', url: '/plants', headers: preflight }),

@@ -80,7 +80,10 @@ t.test('the per-token limit counts in Redis, under the key prefix, with one roun
   t.equal(await scriptCalls(look), before + 3, 'one script call (one round trip) a request');
   const limited = await fetchChecked(t, url, '/plants', { headers: bearer(token) });
   t.equal(limited.status, 429);
-  t.ok(Number(limited.headers['retry-after']) >= 1 && Number(limited.headers['retry-after']) <= 60, `Retry-After ${String(limited.headers['retry-after'])}`);
+  t.ok(
+    Number(limited.headers['retry-after']) >= 1 && Number(limited.headers['retry-after']) <= 60,
+    `Retry-After ${String(limited.headers['retry-after'])}`,
+  );
   t.same(await look.keys('*'), ['shop-eu:rl:token:1'], 'only prefixed keys');
   t.equal(await look.get('shop-eu:rl:token:1'), '4');
   const ttl = await look.pttl('shop-eu:rl:token:1');
@@ -107,44 +110,56 @@ t.test('authenticated requests from addresses that never failed cost no Redis ro
   await look.set('plant-store:rl:auth:127.0.0.1', '3', 'PX', 30_000);
   const blocked = await fetchChecked(t, url, '/plants', { headers: bearer(token) });
   t.equal(blocked.status, 429, 'blocked by the shared count, even with a valid token');
-  t.ok(Number(blocked.headers['retry-after']) >= 29 && Number(blocked.headers['retry-after']) <= 30, `Retry-After ${String(blocked.headers['retry-after'])} is Redis's window`);
+  t.ok(
+    Number(blocked.headers['retry-after']) >= 29 && Number(blocked.headers['retry-after']) <= 30,
+    `Retry-After ${String(blocked.headers['retry-after'])} is Redis's window`,
+  );
   const whileBlocked = await processed(look);
   t.equal((await fetchChecked(t, url, '/plants', { headers: bearer(token) })).status, 429);
   t.equal(await processed(look), whileBlocked + 1, 'a known block is answered without asking Redis again');
 });
 
-t.test('Redis killed: requests are answered at once (fail open), one warning, a publication per failed call; the limits return with Redis', async (t) => {
-  const redis = await startRedis(t);
-  const seen = published(t);
-  const { url, token, logs } = await running(t, { redisUrl: redis.url, rateLimitPerMinute: 5, authFailuresPerMinute: 3 });
-  const get = (headers: Record<string, string>) => fetchChecked(t, url, '/plants', { headers });
-  for (let i = 0; i < 2; i++) t.equal((await get(bearer(token))).status, 200);
-  const up = [];
-  for (let i = 0; i < 3; i++) up.push((await timed(() => get(bearer(token)))).ms);
+t.test(
+  'Redis killed: requests are answered at once (fail open), one warning, a publication per failed call; the limits return with Redis',
+  async (t) => {
+    const redis = await startRedis(t);
+    const seen = published(t);
+    const { url, token, logs } = await running(t, { redisUrl: redis.url, rateLimitPerMinute: 5, authFailuresPerMinute: 3 });
+    const get = (headers: Record<string, string>) => fetchChecked(t, url, '/plants', { headers });
+    for (let i = 0; i < 2; i++) t.equal((await get(bearer(token))).status, 200);
+    const up = [];
+    for (let i = 0; i < 3; i++) up.push((await timed(() => get(bearer(token)))).ms);
 
-  await redis.kill();
-  const down: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const { reply, ms } = await timed(() => get(bearer(token)));
-    t.equal(reply.status, 200, `request ${i + 1} with Redis down: answered, not limited (limit 5)`);
-    down.push(ms);
-  }
-  const slowest = Math.max(...down);
-  t.ok(slowest > 0 && slowest < 250, `with Redis down no request waits on it: slowest ${slowest.toFixed(1)} ms (with Redis up: ${up.map((ms) => ms.toFixed(1)).join(', ')} ms)`);
-  t.equal(seen.filter((message) => message.limit === 'token').length, 20, 'each request the limit let through was published');
-  t.ok(seen.every((message) => message.error instanceof Error), 'with the error');
+    await redis.kill();
+    const down: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const { reply, ms } = await timed(() => get(bearer(token)));
+      t.equal(reply.status, 200, `request ${i + 1} with Redis down: answered, not limited (limit 5)`);
+      down.push(ms);
+    }
+    const slowest = Math.max(...down);
+    t.ok(
+      slowest > 0 && slowest < 250,
+      `with Redis down no request waits on it: slowest ${slowest.toFixed(1)} ms (with Redis up: ${up.map((ms) => ms.toFixed(1)).join(', ')} ms)`,
+    );
+    t.equal(seen.filter((message) => message.limit === 'token').length, 20, 'each request the limit let through was published');
+    t.ok(
+      seen.every((message) => message.error instanceof Error),
+      'with the error',
+    );
 
-  // The failed-authentication limit falls back to this instance's own count meanwhile.
-  for (let i = 0; i < 3; i++) t.equal((await get(bearer('pst_wrong'))).status, 401);
-  t.equal((await get(bearer(token))).status, 429, 'guessing is still slowed while Redis is away');
-  t.ok(seen.filter((message) => message.limit === 'auth-failures').length >= 3, 'failed auth-failure calls were published too');
-  t.equal(warnings(logs).length, 1, 'one warning for the whole outage, not one a request');
+    // The failed-authentication limit falls back to this instance's own count meanwhile.
+    for (let i = 0; i < 3; i++) t.equal((await get(bearer('pst_wrong'))).status, 401);
+    t.equal((await get(bearer(token))).status, 429, 'guessing is still slowed while Redis is away');
+    t.ok(seen.filter((message) => message.limit === 'auth-failures').length >= 3, 'failed auth-failure calls were published too');
+    t.equal(warnings(logs).length, 1, 'one warning for the whole outage, not one a request');
 
-  await redis.start();
-  await until(() => logs.some((line) => /Redis answers again/.test(line.msg)), 5000, 'reconnection to Redis');
-  t.equal((await get(bearer(token))).status, 429, 'the block counted meanwhile holds to the end of its window');
-  t.equal(warnings(logs).length, 1);
-});
+    await redis.start();
+    await until(() => logs.some((line) => /Redis answers again/.test(line.msg)), 5000, 'reconnection to Redis');
+    t.equal((await get(bearer(token))).status, 429, 'the block counted meanwhile holds to the end of its window');
+    t.equal(warnings(logs).length, 1);
+  },
+);
 
 t.test('after Redis returns the per-token limit applies again', async (t) => {
   const redis = await startRedis(t);
@@ -169,7 +184,10 @@ t.test('Redis hung (no answers, connection open): one request waits the command 
   t.teardown(() => redis.resume());
   const first = await timed(get);
   t.equal(first.reply.status, 200, 'answered, not limited');
-  t.ok(first.ms >= COMMAND_TIMEOUT_MS - 50 && first.ms < COMMAND_TIMEOUT_MS + 400, `the first waited the command timeout: ${first.ms.toFixed(0)} ms`);
+  t.ok(
+    first.ms >= COMMAND_TIMEOUT_MS - 50 && first.ms < COMMAND_TIMEOUT_MS + 400,
+    `the first waited the command timeout: ${first.ms.toFixed(0)} ms`,
+  );
   // Well within the pause that follows a failure: these are answered without trying Redis.
   const next: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -183,7 +201,11 @@ t.test('Redis hung (no answers, connection open): one request waits the command 
 
   redis.resume();
   // The pause after the failure ends within a second; the next request then finds Redis answering.
-  await eventually(async () => (await get()).status === 200 && logs.some((line) => /Redis answers again/.test(line.msg)), 5000, 'Redis answering again');
+  await eventually(
+    async () => (await get()).status === 200 && logs.some((line) => /Redis answers again/.test(line.msg)),
+    5000,
+    'Redis answering again',
+  );
   t.equal(warnings(logs).length, 1, 'still one warning for the outage');
 });
 
@@ -200,7 +222,10 @@ t.test('an unreachable Redis at start: the service starts, answers, and warns on
 t.test('closing the app closes its Redis connection, and does not wait on a dead Redis', async (t) => {
   const redis = await startRedis(t);
   const look = inspector(t, redis);
-  const clients = async () => String(await look.client('LIST')).split('\n').filter((line: string) => / name=plant-store /.test(line)).length;
+  const clients = async () =>
+    String(await look.client('LIST'))
+      .split('\n')
+      .filter((line: string) => / name=plant-store /.test(line)).length;
 
   const alive = await running(t, { redisUrl: redis.url });
   t.equal(await clients(), 1, 'the app holds one connection');

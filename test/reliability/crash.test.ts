@@ -32,8 +32,7 @@ t.test(`${KILL_POINTS} kill points, ${CREATES} concurrent creates over ${CONNECT
         if (outcome.status === 200) {
           acknowledged.add(name);
           if (++roundAcknowledged === killAt) server.child.kill('SIGKILL');
-        }
-        else if (outcome.status !== undefined) throw new Error(`create answered ${outcome.status}: ${outcome.body}`);
+        } else if (outcome.status !== undefined) throw new Error(`create answered ${outcome.status}: ${outcome.body}`);
       });
     });
     await Promise.all(requests);
@@ -46,7 +45,11 @@ t.test(`${KILL_POINTS} kill points, ${CREATES} concurrent creates over ${CONNECT
   const listed = new Set((await listAll(server.url, token)).map((plant) => plant.name));
   const lost = [...acknowledged].filter((name) => !listed.has(name));
   t.same(lost, [], `all ${acknowledged.size} acknowledged creates survived`);
-  t.same([...listed].filter((name) => !sent.has(name)), [], 'nothing listed that was never sent');
+  t.same(
+    [...listed].filter((name) => !sent.has(name)),
+    [],
+    'nothing listed that was never sent',
+  );
   t.ok(acknowledged.size > 0 && acknowledged.size < KILL_POINTS * CREATES, 'the kills landed mid-load');
   server.child.kill('SIGTERM');
   await server.exit;

@@ -14,7 +14,9 @@ const TIMEOUT_MS = 1500;
 /** A database call waits at most the timeout for a connection and the timeout for its answer. */
 const LONGEST_ANSWER_MS = 2 * TIMEOUT_MS + 1000;
 
-const skip = onlyOn('postgres').skip || (postgresBinDir() === undefined && 'needs initdb and pg_ctl: it stops and starts a PostgreSQL server of its own');
+const skip =
+  onlyOn('postgres').skip ||
+  (postgresBinDir() === undefined && 'needs initdb and pg_ctl: it stops and starts a PostgreSQL server of its own');
 
 async function setup(t: Parameters<typeof startServer>[0]) {
   const cluster = await startCluster();
@@ -84,7 +86,11 @@ t.test('stopped: 500 fast and /readyz 503, then both recover when it starts agai
   const ready = await timed(t, server.url, '/readyz');
   t.equal(ready.status, 503, `/readyz 503 in ${ready.ms} ms`);
   t.match(ready.reply.json().message, /database is not reachable/);
-  for (const [method, path, body] of [['GET', '/plants'], ['POST', '/plants', '{"id":2,"name":"During"}'], ['DELETE', '/plants/1']] as const) {
+  for (const [method, path, body] of [
+    ['GET', '/plants'],
+    ['POST', '/plants', '{"id":2,"name":"During"}'],
+    ['DELETE', '/plants/1'],
+  ] as const) {
     const answer = await timed(t, server.url, path, { method, headers: json, body });
     t.equal(answer.status, 500, `${method} ${path}: 500 in ${answer.ms} ms`);
     t.ok(answer.ms < LONGEST_ANSWER_MS, `${method} ${path} did not hang`);
@@ -94,7 +100,11 @@ t.test('stopped: 500 fast and /readyz 503, then both recover when it starts agai
   cluster.start();
   t.ok((await waitReady(server.url)) >= 0, '/readyz 200 again, without a restart of the service');
   t.same((await fetchChecked(t, server.url, '/plants', { headers: auth })).json(), [{ name: 'Before' }], 'reads work again');
-  t.equal((await fetchChecked(t, server.url, '/plants', { method: 'POST', headers: json, body: '{"id":2,"name":"After"}' })).status, 200, 'writes work again');
+  t.equal(
+    (await fetchChecked(t, server.url, '/plants', { method: 'POST', headers: json, body: '{"id":2,"name":"After"}' })).status,
+    200,
+    'writes work again',
+  );
 });
 
 t.test('hung (accepts connections, answers nothing): 500 and 503 within the timeout, then recovery', { skip }, async (t) => {
@@ -136,16 +146,30 @@ t.test('crashed under load (pg_ctl stop -m immediate): every acknowledged create
     }),
   );
   await Promise.all(sends);
-  t.ok(crashed && acknowledged.size >= 200 && acknowledged.size < 600, `${acknowledged.size} of 600 acknowledged before and around the crash`);
-  t.same([...failed].filter((status) => status !== 500), [], 'the creates that failed answered 500');
+  t.ok(
+    crashed && acknowledged.size >= 200 && acknowledged.size < 600,
+    `${acknowledged.size} of 600 acknowledged before and around the crash`,
+  );
+  t.same(
+    [...failed].filter((status) => status !== 500),
+    [],
+    'the creates that failed answered 500',
+  );
 
   cluster.start();
   await waitReady(server.url);
   const listed = new Set((await listAll(server.url, token)).map((plant) => plant.name));
-  t.same([...acknowledged].filter((name) => !listed.has(name)), [], `all ${acknowledged.size} acknowledged creates are listed after crash recovery`);
+  t.same(
+    [...acknowledged].filter((name) => !listed.has(name)),
+    [],
+    `all ${acknowledged.size} acknowledged creates are listed after crash recovery`,
+  );
   // Nothing to compare with PRAGMA integrity_check: amcheck verifies the primary key's B-tree and that it indexes every row.
   const url = cluster.urlFor('plants');
   await adminQuery(url, 'CREATE EXTENSION IF NOT EXISTS amcheck');
-  const checked = await adminQuery(url, "SELECT bt_index_check(indexrelid, true) FROM pg_index WHERE indrelid IN ('plants'::regclass, 'tokens'::regclass)");
+  const checked = await adminQuery(
+    url,
+    "SELECT bt_index_check(indexrelid, true) FROM pg_index WHERE indrelid IN ('plants'::regclass, 'tokens'::regclass)",
+  );
   t.equal(checked.rowCount, 3, 'amcheck bt_index_check passed on the plants key and the tokens indexes');
 });

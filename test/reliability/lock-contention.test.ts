@@ -34,7 +34,13 @@ function holdLock(t: Parameters<typeof tempDir>[0], path: string, holdMs: number
 
 async function setup(t: Parameters<typeof tempDir>[0], lockTimeoutMs: number) {
   const path = join(tempDir(t), 'plants.db');
-  const env = { DATABASE_PATH: path, DATABASE_URL: '', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', WRITE_LOCK_TIMEOUT_MS: String(lockTimeoutMs) };
+  const env = {
+    DATABASE_PATH: path,
+    DATABASE_URL: '',
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'warn',
+    WRITE_LOCK_TIMEOUT_MS: String(lockTimeoutMs),
+  };
   const token = (await runCli(['token', 'create', 'alice'], env)).stdout.trim();
   const server = await startServer(t, env);
   const headers = { ...bearer(token), 'content-type': 'application/json' };
@@ -71,28 +77,42 @@ t.test(`a write lock held ${HOLD_MS / 1000} s by another process: reads answer a
   // is set by the scheduler, not by the lock.
   const baselineEnd = performance.now() + 3000;
   const baseline = await probeUntil(t, server.url, token, () => performance.now() > baselineEnd);
-  t.comment(`without a lock, ${baseline.rounds} rounds: slowest /healthz ${baseline.slowest['/healthz'].toFixed(1)} ms, /readyz ${baseline.slowest['/readyz'].toFixed(1)} ms, GET /plants ${baseline.slowest['/plants'].toFixed(1)} ms; all probes: ${baseline.spread}`);
+  t.comment(
+    `without a lock, ${baseline.rounds} rounds: slowest /healthz ${baseline.slowest['/healthz'].toFixed(1)} ms, /readyz ${baseline.slowest['/readyz'].toFixed(1)} ms, GET /plants ${baseline.slowest['/plants'].toFixed(1)} ms; all probes: ${baseline.spread}`,
+  );
 
   const holder = holdLock(t, path, HOLD_MS);
   await holder.locked();
   const lockedAt = performance.now();
   const settled: number[] = [];
   const writes: Array<Promise<Reply>> = [
-    ...Array.from({ length: 10 }, (_, i) => fetchChecked(t, server.url, '/plants', { method: 'POST', headers, body: `{"id":${i + 2},"name":"waited"}` })),
+    ...Array.from({ length: 10 }, (_, i) =>
+      fetchChecked(t, server.url, '/plants', { method: 'POST', headers, body: `{"id":${i + 2},"name":"waited"}` }),
+    ),
     fetchChecked(t, server.url, '/plants/1', { method: 'DELETE', headers: bearer(token) }),
   ].map((write) => write.finally(() => settled.push(performance.now() - lockedAt)));
 
   const { slowest, rounds, spread } = await probeUntil(t, server.url, token, holder.isReleased);
   const releasedAfter = performance.now() - lockedAt;
   const replies = await Promise.all(writes);
-  t.comment(`lock held ${Math.round(releasedAfter)} ms; ${rounds} probe rounds; slowest /healthz ${slowest['/healthz'].toFixed(1)} ms, /readyz ${slowest['/readyz'].toFixed(1)} ms, GET /plants ${slowest['/plants'].toFixed(1)} ms; all probes: ${spread}`);
+  t.comment(
+    `lock held ${Math.round(releasedAfter)} ms; ${rounds} probe rounds; slowest /healthz ${slowest['/healthz'].toFixed(1)} ms, /readyz ${slowest['/readyz'].toFixed(1)} ms, GET /plants ${slowest['/plants'].toFixed(1)} ms; all probes: ${spread}`,
+  );
   t.comment(`writes answered ${Math.round(Math.min(...settled))} to ${Math.round(Math.max(...settled))} ms after the lock was taken`);
   for (const [path, ms] of Object.entries(slowest)) t.ok(ms < 1000, `${path}: slowest ${ms.toFixed(1)} ms while the lock was held`);
   t.ok(rounds > 10, 'the probes kept going during the hold');
-  t.same(replies.map((reply) => reply.status), [...Array(10).fill(200), 204], 'every write waited and then committed: no 500, no 503');
+  t.same(
+    replies.map((reply) => reply.status),
+    [...Array(10).fill(200), 204],
+    'every write waited and then committed: no 500, no 503',
+  );
   t.ok(Math.min(...settled) >= HOLD_MS - 100, 'no write was answered before the lock was released');
   const names = (await listAll(server.url, token)).map((plant) => plant.name);
-  t.same(names.sort(), ['held', ...Array(10).fill('waited')].sort(), "the holder's plant and every acknowledged write are there, the deleted one is not");
+  t.same(
+    names.sort(),
+    ['held', ...Array(10).fill('waited')].sort(),
+    "the holder's plant and every acknowledged write are there, the deleted one is not",
+  );
 });
 
 t.test('past WRITE_LOCK_TIMEOUT_MS a write answers 503 with Retry-After and changes nothing', async (t) => {
@@ -117,5 +137,9 @@ t.test('past WRITE_LOCK_TIMEOUT_MS a write answers 503 with Retry-After and chan
   holder.release();
   await until(holder.isReleased, 10_000, 'the lock holder releasing the lock');
   t.same(await listAll(server.url, token), [{ name: 'held' }], 'the refused create stored nothing, the refused delete deleted nothing');
-  t.equal((await fetchChecked(t, server.url, '/plants', { method: 'POST', headers, body: '{"id":7,"name":"retried"}' })).status, 200, 'a retry after the release commits');
+  t.equal(
+    (await fetchChecked(t, server.url, '/plants', { method: 'POST', headers, body: '{"id":7,"name":"retried"}' })).status,
+    200,
+    'a retry after the release commits',
+  );
 });

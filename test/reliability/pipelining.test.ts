@@ -12,7 +12,9 @@ async function listening(t: Parameters<typeof buildTestApp>[0]) {
   const port = (app.server.address() as { port: number }).port;
   const head = (method: string, path: string) => `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n`;
   const request = (method: string, path: string, body?: string) =>
-    body === undefined ? `${head(method, path)}\r\n` : `${head(method, path)}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    body === undefined
+      ? `${head(method, path)}\r\n`
+      : `${head(method, path)}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
   return { port, request };
 }
 
@@ -23,7 +25,8 @@ t.test('a GET pipelined after a POST or DELETE sees it, 20 times over', async (t
   process.on('warning', onWarning);
   t.teardown(() => void process.off('warning', onWarning));
   const requests: string[] = [];
-  for (let i = 1; i <= 20; i++) requests.push(request('POST', '/plants', `{"id":${i},"name":"p${i}"}`), request('GET', '/plants?limit=1000'));
+  for (let i = 1; i <= 20; i++)
+    requests.push(request('POST', '/plants', `{"id":${i},"name":"p${i}"}`), request('GET', '/plants?limit=1000'));
   for (let i = 1; i <= 20; i += 2) requests.push(request('DELETE', `/plants/${i}`), request('GET', '/plants?limit=1000'));
   const found = await pipeline(port, requests);
   let sawCreate = 0;
@@ -52,6 +55,9 @@ t.test('a DELETE pipelined after the POST of the same plant finds it; a POST aft
     request('POST', '/plants', '{"id":7,"name":"b"}'),
     request('GET', '/plants'),
   ]);
-  t.same(found.map((answer) => answer.status), [200, 204, 200, 200]);
+  t.same(
+    found.map((answer) => answer.status),
+    [200, 204, 200, 200],
+  );
   t.equal(found[3]!.body, '[{"name":"b"}]');
 });

@@ -21,7 +21,9 @@ const statuses = (outcomes: Outcome[]) => outcomes.map((outcome) => outcome.stat
 
 t.test(`${PARALLEL} parallel creates of one id with different content: one 200, the rest 409`, async (t) => {
   const { token, server, client } = await setup(t);
-  const outcomes = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => client.send('POST', '/plants', token, `{"id":42,"name":"n${i}"}`)));
+  const outcomes = await Promise.all(
+    Array.from({ length: PARALLEL }, (_, i) => client.send('POST', '/plants', token, `{"id":42,"name":"n${i}"}`)),
+  );
   const winners = outcomes.filter((outcome) => outcome.status === 200);
   t.equal(winners.length, 1);
   t.equal(outcomes.filter((outcome) => outcome.status === 409).length, PARALLEL - 1);
@@ -30,7 +32,9 @@ t.test(`${PARALLEL} parallel creates of one id with different content: one 200, 
 
 t.test(`${PARALLEL} parallel identical creates all succeed`, async (t) => {
   const { token, server, client } = await setup(t);
-  const outcomes = await Promise.all(Array.from({ length: PARALLEL }, () => client.send('POST', '/plants', token, '{"id":7,"name":"same"}')));
+  const outcomes = await Promise.all(
+    Array.from({ length: PARALLEL }, () => client.send('POST', '/plants', token, '{"id":7,"name":"same"}')),
+  );
   t.same(new Set(statuses(outcomes)), new Set([200]));
   t.same(await listAll(server.url, token), [{ name: 'same' }]);
 });
@@ -39,13 +43,18 @@ t.test('parallel creates and deletes of one id leave a state the model explains'
   const { token, server, client } = await setup(t);
   for (let round = 0; round < 5; round++) {
     const operations = Array.from({ length: PARALLEL }, (_, i) =>
-      i % 2 === 0 ? client.send('POST', '/plants', token, '{"id":9,"name":"flip"}').then((o) => ['create', o] as const) : client.send('DELETE', '/plants/9', token).then((o) => ['delete', o] as const),
+      i % 2 === 0
+        ? client.send('POST', '/plants', token, '{"id":9,"name":"flip"}').then((o) => ['create', o] as const)
+        : client.send('DELETE', '/plants/9', token).then((o) => ['delete', o] as const),
     );
     const results = await Promise.all(operations);
     const creates = results.filter(([kind]) => kind === 'create').map(([, outcome]) => outcome.status);
     const deletes = results.filter(([kind]) => kind === 'delete').map(([, outcome]) => outcome.status);
     t.same(new Set(creates), new Set([200]), `round ${round}: every create succeeds (created or already there)`);
-    t.ok(deletes.every((status) => status === 204 || status === 404), `round ${round}: deletes answer 204 or 404`);
+    t.ok(
+      deletes.every((status) => status === 204 || status === 404),
+      `round ${round}: deletes answer 204 or 404`,
+    );
     const deleted = deletes.filter((status) => status === 204).length;
     const present = (await listAll(server.url, token)).length;
     // In any serial order of these identical creates and deletes, each successful delete

@@ -43,7 +43,8 @@ function open(server: RunningServer, first: string) {
 }
 
 /** One request on another connection: the server has read what was sent before it. */
-const roundTrip = (server: RunningServer) => fetch(`${server.url}/healthz`, { headers: { connection: 'close' } }).then((reply) => reply.text());
+const roundTrip = (server: RunningServer) =>
+  fetch(`${server.url}/healthz`, { headers: { connection: 'close' } }).then((reply) => reply.text());
 
 async function terminate(server: RunningServer) {
   const signalledAt = performance.now();
@@ -68,11 +69,16 @@ for (const name of Object.keys(cases(''))) {
     await sawRequest;
     await roundTrip(server);
     const { exit, signalledAt, ms } = await terminate(server);
-    t.comment(`${name}: exit ${exit.code} ${Math.round(ms)} ms after SIGTERM; connection closed after ${Math.round(connection.closedAt - signalledAt)} ms`);
+    t.comment(
+      `${name}: exit ${exit.code} ${Math.round(ms)} ms after SIGTERM; connection closed after ${Math.round(connection.closedAt - signalledAt)} ms`,
+    );
     t.equal(exit.code, 0, 'exit code 0');
     t.ok(ms < EXIT_BOUND_MS, `exited ${Math.round(ms)} ms after SIGTERM`);
     t.ok(connection.closedAt > 0, 'the connection was closed by the server');
-    t.ok(connection.closedAt - signalledAt < (name === 'half a body' ? BODY_GRACE_MS + 300 : 300), 'at once, or once the grace for a body has passed');
+    t.ok(
+      connection.closedAt - signalledAt < (name === 'half a body' ? BODY_GRACE_MS + 300 : 300),
+      'at once, or once the grace for a body has passed',
+    );
     t.equal(connection.answer, '', 'nothing was answered: no request was complete');
   });
 }
@@ -80,12 +86,24 @@ for (const name of Object.keys(cases(''))) {
 t.test('SIGTERM with a request in flight and three unfinished connections: the request finishes, the others close at once', async (t) => {
   const { path, token, server } = await setup(t);
   // The create is in flight while another process holds the write lock: it waits until released.
-  const holder = spawn(process.execPath, ['-e', `const D = require('better-sqlite3'); const db = new D(process.argv[1]); db.exec('BEGIN IMMEDIATE');
-    process.stdout.write('locked\\n'); process.stdin.on('end', () => { db.exec('COMMIT'); process.exit(0); }).resume();`, path], { cwd: projectRoot, stdio: ['pipe', 'pipe', 'inherit'] });
+  const holder = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const D = require('better-sqlite3'); const db = new D(process.argv[1]); db.exec('BEGIN IMMEDIATE');
+    process.stdout.write('locked\\n'); process.stdin.on('end', () => { db.exec('COMMIT'); process.exit(0); }).resume();`,
+      path,
+    ],
+    { cwd: projectRoot, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   t.teardown(() => void holder.kill('SIGKILL'));
   await new Promise((resolve) => holder.stdout.once('data', resolve));
   const sawCreate = loggedCreate(server);
-  const create = fetch(`${server.url}/plants`, { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: '{"id":7,"name":"in flight"}' });
+  const create = fetch(`${server.url}/plants`, {
+    method: 'POST',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    body: '{"id":7,"name":"in flight"}',
+  });
   await sawCreate;
   const others = Object.values(cases(token)).map((first) => open(server, first));
   await until(() => others.every((other) => other.connected), 5000, 'the connections');

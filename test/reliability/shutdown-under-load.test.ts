@@ -51,17 +51,31 @@ t.test(`SIGTERM with ${CONNECTIONS} busy connections`, async (t) => {
   t.ok(acknowledged.length > CONNECTIONS, `${acknowledged.length} creates acknowledged, ${inFlightAtSignal} in flight at the signal`);
   // Server side: every request it logged as received was answered with 200.
   type Line = { msg: string; reqId?: string; req?: { url: string }; res?: { statusCode: number } };
-  const lines = exit.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Line);
+  const lines = exit.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Line);
   const creates = new Set(lines.filter((line) => line.msg === 'incoming request' && line.req?.url === '/plants').map((line) => line.reqId));
   const completed = lines.filter((line) => line.msg === 'request completed' && creates.has(line.reqId));
   t.equal(completed.length, creates.size, `all ${creates.size} accepted creates completed`);
-  t.ok(completed.every((line) => line.res?.statusCode === 200), 'all with 200');
+  t.ok(
+    completed.every((line) => line.res?.statusCode === 200),
+    'all with 200',
+  );
   t.equal(completed.length, acknowledged.length, 'and every one reached its client');
 
-  const refused = await new Promise<string>((resolve) => connect(server.port, '127.0.0.1').on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? '')).on('connect', () => resolve('connected')));
+  const refused = await new Promise<string>((resolve) =>
+    connect(server.port, '127.0.0.1')
+      .on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? ''))
+      .on('connect', () => resolve('connected')),
+  );
   t.equal(refused, 'ECONNREFUSED', 'new connections are refused');
 
   const restarted = await startServer(t, { ...env, LOG_LEVEL: 'warn' });
   const names = new Set((await listAll(restarted.url, token)).map((plant) => plant.name));
-  t.same(acknowledged.filter((name) => !names.has(name)), [], 'every acknowledged create is kept');
+  t.same(
+    acknowledged.filter((name) => !names.has(name)),
+    [],
+    'every acknowledged create is kept',
+  );
 });

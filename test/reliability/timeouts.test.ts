@@ -55,7 +55,12 @@ t.test('an idle keep-alive connection is closed after the keep-alive timeout', a
   const socket = connect(port, '127.0.0.1');
   socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
   const started = Date.now();
-  await new Promise((resolve) => socket.on('close', resolve).on('error', () => undefined).resume());
+  await new Promise((resolve) =>
+    socket
+      .on('close', resolve)
+      .on('error', () => undefined)
+      .resume(),
+  );
   const seconds = (Date.now() - started) / 1000;
   t.ok(seconds >= 0.5 && seconds < 3, `closed ${seconds} s after the request (keep-alive timeout 0.5 s)`);
 });

@@ -4,9 +4,27 @@ import t from 'tap';
 import { buildTestApp, fetchChecked } from '../helpers/app.js';
 import { listen } from '../helpers/checked-fetch.js';
 
-const OPEN = ['/healthz', '/readyz', '/openapi.json', '/openapi.yaml', '/docs', '/docs/', '/docs/static/swagger-initializer.js', '/docs/static/swagger-ui.css'];
+const OPEN = [
+  '/healthz',
+  '/readyz',
+  '/openapi.json',
+  '/openapi.yaml',
+  '/docs',
+  '/docs/',
+  '/docs/static/swagger-initializer.js',
+  '/docs/static/swagger-ui.css',
+];
 /** Headers that must be the same for HEAD as for GET (RFC 9110, 9.3.2). */
-const SAME = ['content-type', 'content-length', 'content-security-policy', 'x-content-type-options', 'x-frame-options', 'strict-transport-security', 'cache-control', 'location'];
+const SAME = [
+  'content-type',
+  'content-length',
+  'content-security-policy',
+  'x-content-type-options',
+  'x-frame-options',
+  'strict-transport-security',
+  'cache-control',
+  'location',
+];
 
 t.test('HEAD on every open GET: the same status and headers, no body', async (t) => {
   const app = await buildTestApp(t);

@@ -25,5 +25,9 @@ t.test("a page one service has cached shows the other service's writes at once",
   t.same(await list(), [{ name: 'Ivy' }], 'its own write');
   const [token] = await second.store.listTokens();
   await second.store.revokeToken(token!.id);
-  t.equal((await inject(t, first, { url: '/plants?limit=20', headers: alice })).status, 401, 'a token revoked elsewhere fails on its next request');
+  t.equal(
+    (await inject(t, first, { url: '/plants?limit=20', headers: alice })).status,
+    401,
+    'a token revoked elsewhere fails on its next request',
+  );
 });

@@ -43,7 +43,7 @@ t.test('a retried create is safe; different content for the same id is a conflic
   t.same((await list(alice)).json(), [{ name: 'Ivy' }]);
 });
 
-t.test('ids are per user and another user\'s plant is indistinguishable from a missing one', async (t) => {
+t.test("ids are per user and another user's plant is indistinguishable from a missing one", async (t) => {
   const { alice, bob, post, list, remove } = await setup(t);
   await post(alice, '{"id":7,"name":"Alice plant"}');
   t.equal((await post(bob, '{"id":7,"name":"Bob plant"}')).status, 200);
@@ -74,13 +74,22 @@ t.test('int64 ids are exact in body and path, across the whole range', async (t)
   t.equal((await post(alice, '{"id":-9223372036854775808,"name":"min"}')).status, 200);
   t.equal((await post(alice, '{"id":9007199254740993,"name":"2^53+1"}')).status, 200);
   t.equal((await post(alice, '{"id":9007199254740992,"name":"2^53"}')).status, 200);
-  t.same((await list(alice)).json().map((p: { name: string }) => p.name), ['min', '2^53', '2^53+1', 'max-1', 'max']);
+  t.same(
+    (await list(alice)).json().map((p: { name: string }) => p.name),
+    ['min', '2^53', '2^53+1', 'max-1', 'max'],
+  );
   t.equal((await post(alice, '{"id":9223372036854775806,"name":"other"}')).status, 409, 'max-1 is still max-1');
   t.equal((await remove(alice, '9223372036854775807')).status, 204);
-  t.same((await list(alice)).json().map((p: { name: string }) => p.name), ['min', '2^53', '2^53+1', 'max-1']);
+  t.same(
+    (await list(alice)).json().map((p: { name: string }) => p.name),
+    ['min', '2^53', '2^53+1', 'max-1'],
+  );
   t.equal((await remove(alice, '-9223372036854775808')).status, 204);
   t.equal((await remove(alice, '9007199254740992')).status, 204);
-  t.same((await list(alice)).json().map((p: { name: string }) => p.name), ['2^53+1', 'max-1']);
+  t.same(
+    (await list(alice)).json().map((p: { name: string }) => p.name),
+    ['2^53+1', 'max-1'],
+  );
 });
 
 t.test('list pages follow Link headers in ascending signed id order', async (t) => {
@@ -137,7 +146,11 @@ t.test('create answers Location: /plants/{id} with the id in exact digits; a ret
     t.equal(created.headers.location, `/plants/${id}`, id);
     t.same(created.json(), { name: `p${id}` }, 'the body stays the Plant, without its id');
   }
-  t.equal((await post(alice, '{"id":9007199254740993,"name":"p9007199254740993"}')).headers.location, '/plants/9007199254740993', 'a retried create says where the plant is, too');
+  t.equal(
+    (await post(alice, '{"id":9007199254740993,"name":"p9007199254740993"}')).headers.location,
+    '/plants/9007199254740993',
+    'a retried create says where the plant is, too',
+  );
   const conflict = await post(alice, '{"id":9007199254740993,"name":"other"}');
   t.equal(conflict.status, 409);
   t.equal(conflict.headers.location, undefined);
@@ -146,7 +159,8 @@ t.test('create answers Location: /plants/{id} with the id in exact digits; a ret
 t.test('the listing is the same page as the Plant array, with exact ids, the same Link, and tag left out when not set', async (t) => {
   const { alice, post, list } = await setup(t);
   const ids = ['-9223372036854775808', '-3', '0', '9007199254740992', '9007199254740993', '9223372036854775806', '9223372036854775807'];
-  for (const id of [...ids].reverse()) await post(alice, id === '0' ? `{"id":${id},"name":"p${id}"}` : `{"id":${id},"name":"p${id}","tag":"t ${id} \\"q\\" é"}`);
+  for (const id of [...ids].reverse())
+    await post(alice, id === '0' ? `{"id":${id},"name":"p${id}"}` : `{"id":${id},"name":"p${id}","tag":"t ${id} \\"q\\" é"}`);
   const asListing = { ...alice, accept: LISTING };
   let query = '?limit=3';
   const seen: bigint[] = [];
@@ -161,7 +175,11 @@ t.test('the listing is the same page as the Plant array, with exact ids, the sam
     t.equal(plain.headers.vary, 'Accept');
     t.equal(listing.headers.link, plain.headers.link, `${query}: the same next page`);
     const items = listed(listing.body);
-    t.same(items.map(({ name, tag }) => (tag === undefined ? { name } : { name, tag })), plain.json(), `${query}: the same plants, in the same order`);
+    t.same(
+      items.map(({ name, tag }) => (tag === undefined ? { name } : { name, tag })),
+      plain.json(),
+      `${query}: the same plants, in the same order`,
+    );
     t.equal(listing.body.replace(/"id":-?\d+,/g, ''), plain.body, 'without its ids, the listing is the Plant array byte for byte');
     seen.push(...items.map((plant) => plant.id));
     const link = listing.headers.link as string | undefined;
@@ -198,7 +216,11 @@ t.test('Accept chooses the representation; the listing only when named and not l
   for (const [accept, expected] of cases) {
     const answer = await list(accept === undefined ? alice : { ...alice, accept });
     t.equal(answer.status, 200, `Accept: ${accept}`);
-    t.equal(answer.headers['content-type'], expected === 'listing' ? `${LISTING}; charset=utf-8` : 'application/json; charset=utf-8', `Accept: ${accept}`);
+    t.equal(
+      answer.headers['content-type'],
+      expected === 'listing' ? `${LISTING}; charset=utf-8` : 'application/json; charset=utf-8',
+      `Accept: ${accept}`,
+    );
     t.equal(answer.body, expected === 'listing' ? '[{"id":9223372036854775807,"name":"Max"}]' : '[{"name":"Max"}]', `Accept: ${accept}`);
   }
 });

@@ -17,7 +17,8 @@ function gate(cwd: string, ...args: string[]) {
   return { code: run.status, out: run.stdout, err: run.stderr };
 }
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
 
 /** Writes openapi.yaml with `edit` applied to the project's contract. */
 function write(dir: string, edit: (document: any) => void) {
@@ -60,7 +61,10 @@ t.test('a breaking change exits 1, one line naming operation and pointer, and as
   write(dir, lowerMaxLength);
   const run = gate(dir);
   t.equal(run.code, 1);
-  t.match(run.out, /^breaking +POST \/plants {2}\/components\/schemas\/NewPlant\/properties\/name\/maxLength {2}request body `name`: maxLength lowered from 200 to 100 \(narrower\)$/m);
+  t.match(
+    run.out,
+    /^breaking +POST \/plants {2}\/components\/schemas\/NewPlant\/properties\/name\/maxLength {2}request body `name`: maxLength lowered from 200 to 100 \(narrower\)$/m,
+  );
   t.match(run.out, 'info.version 1.0.0 -> 1.0.0: 1 breaking change(s) need a new major info.version (2.0.0), or undo them');
   t.ok(run.out.indexOf('breaking ') < run.out.indexOf('non-breaking'), 'breaking changes are listed first');
 });

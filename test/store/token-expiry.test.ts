@@ -24,28 +24,34 @@ t.test('findToken finds a token before its expiry and not after; token list says
   t.ok(await app.store.revokeToken(expired.id), 'an expired token can still be revoked');
 });
 
-t.test(`a token in use is refused from the moment it expires (${storeKind}${storeKind === 'sqlite' ? ', from the token cache' : ''})`, async (t) => {
-  const app = await buildTestApp(t, { rateLimitPerMinute: 0 });
-  // Made directly in the store: the CLI's shortest lifetime is a minute.
-  const expiresAt = Date.now() + 400;
-  const { token } = await createToken(app.store, 'alice', new Date(expiresAt));
-  let accepted = 0;
-  for (;;) {
-    const sent = Date.now();
-    const reply = await app.inject({ url: '/plants', headers: bearer(token) });
-    const answered = Date.now();
-    if (reply.statusCode === 200) {
-      accepted++;
-      // The store looked at its clock after `sent`: accepting then was accepting an expired token.
-      if (sent >= expiresAt) t.fail(`accepted ${sent - expiresAt} ms after its expiry`);
-      if (sent > expiresAt + 2000) break;
-      continue;
+t.test(
+  `a token in use is refused from the moment it expires (${storeKind}${storeKind === 'sqlite' ? ', from the token cache' : ''})`,
+  async (t) => {
+    const app = await buildTestApp(t, { rateLimitPerMinute: 0 });
+    // Made directly in the store: the CLI's shortest lifetime is a minute.
+    const expiresAt = Date.now() + 400;
+    const { token } = await createToken(app.store, 'alice', new Date(expiresAt));
+    let accepted = 0;
+    for (;;) {
+      const sent = Date.now();
+      const reply = await app.inject({ url: '/plants', headers: bearer(token) });
+      const answered = Date.now();
+      if (reply.statusCode === 200) {
+        accepted++;
+        // The store looked at its clock after `sent`: accepting then was accepting an expired token.
+        if (sent >= expiresAt) t.fail(`accepted ${sent - expiresAt} ms after its expiry`);
+        if (sent > expiresAt + 2000) break;
+        continue;
+      }
+      t.equal(reply.statusCode, 401, 'refused as a revoked token is');
+      t.equal(reply.headers['www-authenticate'], 'Bearer realm="plant-store", error="invalid_token"');
+      t.ok(answered >= expiresAt, `not refused before its expiry (${answered - expiresAt} ms after)`);
+      t.ok(answered - expiresAt < 500, `refused ${answered - expiresAt} ms after its expiry, at the first request after it`);
+      break;
     }
-    t.equal(reply.statusCode, 401, 'refused as a revoked token is');
-    t.equal(reply.headers['www-authenticate'], 'Bearer realm="plant-store", error="invalid_token"');
-    t.ok(answered >= expiresAt, `not refused before its expiry (${answered - expiresAt} ms after)`);
-    t.ok(answered - expiresAt < 500, `refused ${answered - expiresAt} ms after its expiry, at the first request after it`);
-    break;
-  }
-  t.ok(accepted >= 2, `accepted ${accepted} times while valid (after the first, ${storeKind === 'sqlite' ? 'from the cache' : 'from the database'})`);
-});
+    t.ok(
+      accepted >= 2,
+      `accepted ${accepted} times while valid (after the first, ${storeKind === 'sqlite' ? 'from the cache' : 'from the database'})`,
+    );
+  },
+);

@@ -34,7 +34,16 @@ t.test('uses of a token within a minute of its last written use are not written 
   clock.now = USE_RESOLUTION_MS - 1;
   uses.used(1);
   await uses.flush();
-  t.same(batches, [[[1, 0], [2, 30_000]]], "one write, with each token's first use in it");
+  t.same(
+    batches,
+    [
+      [
+        [1, 0],
+        [2, 30_000],
+      ],
+    ],
+    "one write, with each token's first use in it",
+  );
   clock.now = USE_RESOLUTION_MS;
   uses.used(1);
   uses.used(2); // 30 s after its last written use
@@ -55,8 +64,14 @@ t.test('the write comes by itself after the delay, and once for all the uses of 
   await until(() => batches.length === 1, 2000, 'the delayed write');
   const waited = Date.now() - noted;
   t.ok(waited >= 45 && waited < 1500, `written ${waited} ms after the first use (delay 50 ms)`);
-  t.same(batches[0]!.map(([id]) => id), [1, 2]);
-  t.ok(batches[0]!.every(([, at]) => at >= noted && at <= noted + waited), 'each use keeps its own time');
+  t.same(
+    batches[0]!.map(([id]) => id),
+    [1, 2],
+  );
+  t.ok(
+    batches[0]!.every(([, at]) => at >= noted && at <= noted + waited),
+    'each use keeps its own time',
+  );
 });
 
 t.test('a write that fails is not retried, but the next use of its tokens is written', async (t) => {
@@ -105,7 +120,10 @@ async function countUseWrites(config: Config): Promise<() => Promise<Map<number,
   return async () => {
     const reader = new Database(config.databasePath, { readonly: true });
     try {
-      const rows = reader.prepare('SELECT token_id AS id, count(*) AS n FROM use_writes GROUP BY token_id').all() as Array<{ id: number; n: number }>;
+      const rows = reader.prepare('SELECT token_id AS id, count(*) AS n FROM use_writes GROUP BY token_id').all() as Array<{
+        id: number;
+        n: number;
+      }>;
       return new Map(rows.map((row) => [row.id, row.n]));
     } finally {
       reader.close();
@@ -113,7 +131,7 @@ async function countUseWrites(config: Config): Promise<() => Promise<Map<number,
   };
 }
 
-t.test('hundreds of requests within a minute write each token\'s last use once; token list shows it', async (t) => {
+t.test("hundreds of requests within a minute write each token's last use once; token list shows it", async (t) => {
   const config = await testConfig(t, { rateLimitPerMinute: 0 });
   const app = await buildApp(config);
   let closed = false;
@@ -126,14 +144,18 @@ t.test('hundreds of requests within a minute write each token\'s last use once; 
   const started = Date.now();
   for (let round = 0; round < 100; round++) {
     const answers = await Promise.all([alice, bob].map((token) => app.inject({ url: '/plants', headers: bearer(token) })));
-    if (answers.some((answer) => answer.statusCode !== 200)) t.fail(`round ${round}: ${answers.map((answer) => answer.statusCode).join(', ')}`);
+    if (answers.some((answer) => answer.statusCode !== 200))
+      t.fail(`round ${round}: ${answers.map((answer) => answer.statusCode).join(', ')}`);
   }
   const ended = Date.now();
   const lastUse = async () => Object.fromEntries((await app.store.listTokens()).map((token) => [token.user, token.lastUsedAt]));
   let seen: Record<string, string | null> = {};
   await until(async () => ((seen = await lastUse()), seen.alice !== null && seen.bob !== null), 5000, 'the last uses written');
   const within = (at: string | null) => at !== null && Date.parse(at) >= started && Date.parse(at) <= ended;
-  t.ok(within(seen.alice!), `alice's last use ${seen.alice} lies within the requests (${new Date(started).toISOString()} .. ${new Date(ended).toISOString()})`);
+  t.ok(
+    within(seen.alice!),
+    `alice's last use ${seen.alice} lies within the requests (${new Date(started).toISOString()} .. ${new Date(ended).toISOString()})`,
+  );
   t.ok(within(seen.bob!), `bob's last use ${seen.bob}, too`);
   t.equal(seen.carol, null, 'a token never used has no last use');
 
@@ -141,7 +163,11 @@ t.test('hundreds of requests within a minute write each token\'s last use once; 
   await inject(t, app, { url: '/plants', headers: bearer(alice) });
   await app.close();
   closed = true;
-  t.same(Object.fromEntries(await useWrites()), { 1: 1, 2: 1 }, '201 requests of each token: one write of its last use each, none for carol');
+  t.same(
+    Object.fromEntries(await useWrites()),
+    { 1: 1, 2: 1 },
+    '201 requests of each token: one write of its last use each, none for carol',
+  );
 });
 
 t.test('close writes the uses not written yet', async (t) => {
@@ -154,5 +180,8 @@ t.test('close writes the uses not written yet', async (t) => {
   const reopened = await buildApp(config);
   t.teardown(() => reopened.close());
   const [token] = await reopened.store.listTokens();
-  t.ok(token!.lastUsedAt !== null && Date.parse(token!.lastUsedAt) >= used && Date.parse(token!.lastUsedAt) <= Date.now(), `last use ${token!.lastUsedAt}`);
+  t.ok(
+    token!.lastUsedAt !== null && Date.parse(token!.lastUsedAt) >= used && Date.parse(token!.lastUsedAt) <= Date.now(),
+    `last use ${token!.lastUsedAt}`,
+  );
 });

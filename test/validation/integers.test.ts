@@ -3,8 +3,10 @@ import t from 'tap';
 import { INTEGER_RANGES, isDecimalInteger, parseDecimalInteger } from '../../src/validation/integers.js';
 
 t.test('decimal integers are written as JSON writes them', async (t) => {
-  for (const text of ['0', '7', '-1', '10', '9223372036854775807', '-9223372036854775808', '1'.repeat(30)]) t.ok(isDecimalInteger(text), text);
-  for (const text of ['', '-', '-0', '+1', '01', '-01', '1.0', '1e3', ' 1', '1 ', '0x1', '１', '٣']) t.notOk(isDecimalInteger(text), JSON.stringify(text));
+  for (const text of ['0', '7', '-1', '10', '9223372036854775807', '-9223372036854775808', '1'.repeat(30)])
+    t.ok(isDecimalInteger(text), text);
+  for (const text of ['', '-', '-0', '+1', '01', '-01', '1.0', '1e3', ' 1', '1 ', '0x1', '１', '٣'])
+    t.notOk(isDecimalInteger(text), JSON.stringify(text));
 });
 
 t.test('parsed exactly, within int64 unless narrower bounds are given', async (t) => {

@@ -23,7 +23,10 @@ interface PageAnswer<Item> {
 }
 
 /** GET /plants page after page, through `get`, until a page has no rel="next". */
-async function* follow<Item>(options: AllPlantsOptions, get: (request: PageRequest) => Promise<PageAnswer<Item>>): AsyncGenerator<Item, void, undefined> {
+async function* follow<Item>(
+  options: AllPlantsOptions,
+  get: (request: PageRequest) => Promise<PageAnswer<Item>>,
+): AsyncGenerator<Item, void, undefined> {
   let page = await get({ params: { query: options.limit === undefined ? {} : { limit: options.limit } } });
   for (;;) {
     const { items, error, response } = page;
@@ -57,7 +60,9 @@ export function allPlantListings(client: Client<paths>, options: AllPlantsOption
     const type = response.headers.get('content-type') ?? '';
     // A service older than the listing answers the Plant array, which has no ids: say so rather than fail on item 0.
     if (type.split(';', 1)[0]!.trim().toLowerCase() !== LISTING_MEDIA_TYPE) {
-      throw new TypeError(`GET /plants answered ${type || 'no Content-Type'} instead of ${LISTING_MEDIA_TYPE}: the service (or a proxy before it) does not offer the listing.`);
+      throw new TypeError(
+        `GET /plants answered ${type || 'no Content-Type'} instead of ${LISTING_MEDIA_TYPE}: the service (or a proxy before it) does not offer the listing.`,
+      );
     }
     return { items: parsePlantListings(data), error, response };
   });

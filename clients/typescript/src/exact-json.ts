@@ -14,7 +14,9 @@ export function stringifyExact(value: unknown): string {
 /** Throws for an integer number that is no longer exact (beyond 2^53 - 1). */
 export function assertExactNumber(value: unknown): void {
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
-    throw new RangeError(`${value} is beyond 2^53 and has already been rounded; pass ids this large as a bigint (e.g. 9223372036854775807n).`);
+    throw new RangeError(
+      `${value} is beyond 2^53 and has already been rounded; pass ids this large as a bigint (e.g. 9223372036854775807n).`,
+    );
   }
 }
 

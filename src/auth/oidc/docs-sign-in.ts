@@ -26,7 +26,10 @@ export function signInDocumentHeaders(oidc: OidcConfig): Readonly<Record<string,
   const provider = new URL(oidc.issuer).origin;
   return {
     ...DOCUMENT_SECURITY_HEADERS,
-    'content-security-policy': DOCUMENT_SECURITY_HEADERS['content-security-policy']!.replace("connect-src 'self'", `connect-src 'self' ${provider}`),
+    'content-security-policy': DOCUMENT_SECURITY_HEADERS['content-security-policy']!.replace(
+      "connect-src 'self'",
+      `connect-src 'self' ${provider}`,
+    ),
     'cross-origin-opener-policy': 'same-origin-allow-popups',
   };
 }

@@ -35,14 +35,21 @@ export function oidcConfig(env: Env): OidcConfig | undefined {
   const docsClientId = env.OIDC_DOCS_CLIENT_ID || undefined;
   if (issuer === undefined) {
     const stray = ['OIDC_AUDIENCE', 'OIDC_USER_CLAIM', 'OIDC_DOCS_CLIENT_ID'].filter((name) => env[name]);
-    if (stray.length > 0) throw new ConfigError(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set but OIDC_ISSUER is not: set the provider's issuer URL too, or unset them`);
+    if (stray.length > 0)
+      throw new ConfigError(
+        `${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set but OIDC_ISSUER is not: set the provider's issuer URL too, or unset them`,
+      );
     return undefined;
   }
   if (!isIssuerUrl(issuer)) {
-    throw new ConfigError(`OIDC_ISSUER must be the provider's issuer URL, https:// (http:// only for localhost or 127.0.0.1), without query or fragment, such as https://example.eu.auth0.com/, not "${issuer}"`);
+    throw new ConfigError(
+      `OIDC_ISSUER must be the provider's issuer URL, https:// (http:// only for localhost or 127.0.0.1), without query or fragment, such as https://example.eu.auth0.com/, not "${issuer}"`,
+    );
   }
   if (audience === undefined) {
-    throw new ConfigError("OIDC_AUDIENCE must be set when OIDC_ISSUER is: the identifier of this API at the provider, which its access tokens carry in `aud` (e.g. https://plants.example.com)");
+    throw new ConfigError(
+      'OIDC_AUDIENCE must be set when OIDC_ISSUER is: the identifier of this API at the provider, which its access tokens carry in `aud` (e.g. https://plants.example.com)',
+    );
   }
   if (!CLAIM.test(userClaim)) throw new ConfigError(`OIDC_USER_CLAIM must be a claim name such as sub or email, not "${userClaim}"`);
   return { issuer, audience, userClaim, docsClientId, ...OIDC_DEFAULTS };

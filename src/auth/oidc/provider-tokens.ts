@@ -44,7 +44,13 @@ export class ProviderTokens {
     const { issuer, audience, clockToleranceSeconds, userClaim } = this.#config;
     let claims: Record<string, unknown>;
     try {
-      ({ payload: claims } = await jwtVerify(token, this.#key, { issuer, audience, algorithms: ALGORITHMS, clockTolerance: clockToleranceSeconds, requiredClaims: ['exp'] }));
+      ({ payload: claims } = await jwtVerify(token, this.#key, {
+        issuer,
+        audience,
+        algorithms: ALGORITHMS,
+        clockTolerance: clockToleranceSeconds,
+        requiredClaims: ['exp'],
+      }));
     } catch (error) {
       // Key lookup faults were turned into ProviderUnavailable by #key; any other jose error is the token's.
       if (error instanceof errors.JOSEError) return { problem: INVALID_TOKEN };
@@ -80,7 +86,11 @@ export class ProviderTokens {
     const url = discoveryUrl(this.#config.issuer);
     let metadata: { issuer?: unknown; jwks_uri?: unknown };
     try {
-      const response = await this.#fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'manual', headers: { accept: 'application/json' } });
+      const response = await this.#fetch(url, {
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+        redirect: 'manual',
+        headers: { accept: 'application/json' },
+      });
       if (response.status !== 200) throw new Error(`${url} answered ${response.status}, not 200`);
       metadata = (await response.json()) as typeof metadata;
     } catch (error) {
@@ -88,7 +98,9 @@ export class ProviderTokens {
     }
     // OpenID Connect Discovery 1.0, 4.3: the document must name the issuer it was fetched for.
     if (metadata.issuer !== this.#config.issuer) {
-      throw this.#unreachable(new Error(`${url} names the issuer ${JSON.stringify(metadata.issuer)}, not OIDC_ISSUER ${JSON.stringify(this.#config.issuer)}`));
+      throw this.#unreachable(
+        new Error(`${url} names the issuer ${JSON.stringify(metadata.issuer)}, not OIDC_ISSUER ${JSON.stringify(this.#config.issuer)}`),
+      );
     }
     if (typeof metadata.jwks_uri !== 'string' || !URL.canParse(metadata.jwks_uri)) {
       throw this.#unreachable(new Error(`${url} has no jwks_uri URL`));
@@ -116,8 +128,12 @@ export class ProviderTokens {
     if (error instanceof ProviderUnavailable) return error;
     const seconds = this.#config.unreachableRetrySeconds;
     this.#unreachableUntil = Date.now() + seconds * 1000;
-    const reason = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
-    this.#log.warn({ issuer: this.#config.issuer, reason }, 'the OpenID provider cannot be reached; provider access tokens answer 503 until it can');
+    const reason =
+      error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
+    this.#log.warn(
+      { issuer: this.#config.issuer, reason },
+      'the OpenID provider cannot be reached; provider access tokens answer 503 until it can',
+    );
     return retryLater(new ProviderUnavailable(seconds), seconds);
   }
 }

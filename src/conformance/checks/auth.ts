@@ -21,7 +21,10 @@ export async function authChecks(run: Run): Promise<void> {
     ] as const) {
       await run.check(operation, title, `401 with WWW-Authenticate: ${expected}`, async () => {
         const exchange = await run.http.send(method, path, { token, body });
-        return { ok: exchange.status === 401 && challenge.test(exchange.headers['www-authenticate'] ?? ''), actual: seen(exchange, ['WWW-Authenticate']) };
+        return {
+          ok: exchange.status === 401 && challenge.test(exchange.headers['www-authenticate'] ?? ''),
+          actual: seen(exchange, ['WWW-Authenticate']),
+        };
       });
     }
   }

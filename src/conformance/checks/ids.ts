@@ -14,13 +14,21 @@ export async function idChecks(run: Run): Promise<void> {
       try {
         const made = await run.create(id, run.name(`id ${id}`));
         if (made.status === 409 && (taken === undefined || taken.status !== 200)) {
-          return { ok: false, skip: true, actual: `409: the user may already have a plant with id ${id}${neighbour === undefined ? '' : ` or ${neighbour}`}; give conformance runs a user of their own` };
+          return {
+            ok: false,
+            skip: true,
+            actual: `409: the user may already have a plant with id ${id}${neighbour === undefined ? '' : ` or ${neighbour}`}; give conformance runs a user of their own`,
+          };
         }
-        if (made.status !== 200) return { ok: false, actual: `${seen(made)}${made.status === 409 ? ` (it collided with ${neighbour}: the id was rounded)` : ''}` };
+        if (made.status !== 200)
+          return { ok: false, actual: `${seen(made)}${made.status === 409 ? ` (it collided with ${neighbour}: the id was rounded)` : ''}` };
         const removed = await run.remove(id);
         const again = await run.remove(id);
         const ok = removed.status === 204 && again.status === 404;
-        return { ok, actual: `${seen(made)}, then DELETE ${seen(removed)}, then ${seen(again)}${ok ? '' : ' (the stored id is not the one sent)'}` };
+        return {
+          ok,
+          actual: `${seen(made)}, then DELETE ${seen(removed)}, then ${seen(again)}${ok ? '' : ' (the stored id is not the one sent)'}`,
+        };
       } finally {
         if (neighbour !== undefined && taken?.status === 200) await run.remove(neighbour);
       }

@@ -42,28 +42,44 @@ export async function listingChecks(run: Run): Promise<void> {
   const made = labels.map((label) => run.name(label));
   const mine = (names: string[]) => names.filter((name) => name.startsWith(run.name('page')));
 
-  await run.check('GET /plants', `walks Link pages of ${PAGE} to the end: each plant once, in ascending id order`, made.join(', '), async (): Promise<Verdict> => {
-    // Created in descending id order, so the order of the walk is the service's, not the order of creation.
-    for (let index = labels.length - 1; index >= 0; index--) await run.create(run.id(20 + index), made[index]!, 'conformance');
-    const result = await walk(run, run.options.token, PAGE);
-    const found = mine(result.names);
-    const actual = `${result.pages} pages; this run's plants: ${found.join(', ') || '(none)'}${result.problem ? `; ${result.problem}` : ''}`;
-    return { ok: result.problem === undefined && JSON.stringify(found) === JSON.stringify(made), actual };
-  });
+  await run.check(
+    'GET /plants',
+    `walks Link pages of ${PAGE} to the end: each plant once, in ascending id order`,
+    made.join(', '),
+    async (): Promise<Verdict> => {
+      // Created in descending id order, so the order of the walk is the service's, not the order of creation.
+      for (let index = labels.length - 1; index >= 0; index--) await run.create(run.id(20 + index), made[index]!, 'conformance');
+      const result = await walk(run, run.options.token, PAGE);
+      const found = mine(result.names);
+      const actual = `${result.pages} pages; this run's plants: ${found.join(', ') || '(none)'}${result.problem ? `; ${result.problem}` : ''}`;
+      return { ok: result.problem === undefined && JSON.stringify(found) === JSON.stringify(made), actual };
+    },
+  );
 
-  await run.check('GET /plants', "does not show this user's plants to another user", 'none of them in the other user\'s list', async () => {
+  await run.check('GET /plants', "does not show this user's plants to another user", "none of them in the other user's list", async () => {
     const result = await walk(run, run.options.otherToken, 1000);
     const found = mine(result.names);
-    return { ok: result.problem === undefined && found.length === 0, actual: `${found.length} of them${found.length > 0 ? `: ${found.join(', ')}` : ''}${result.problem ? `; ${result.problem}` : ''}` };
+    return {
+      ok: result.problem === undefined && found.length === 0,
+      actual: `${found.length} of them${found.length > 0 ? `: ${found.join(', ')}` : ''}${result.problem ? `; ${result.problem}` : ''}`,
+    };
   });
 
-  await run.check('DELETE /plants/{id}', "does not let another user delete this user's plant", '404 with the body of a missing plant, and the plant still there', async () => {
-    const id = run.id(30);
-    const missing = await run.remove(id); // before it exists: what "no such plant" looks like
-    await run.create(id, run.name('kept'), 'conformance');
-    const other = await run.remove(id, run.options.otherToken);
-    const still = await run.remove(id);
-    const ok = missing.status === 404 && other.status === 404 && other.body === missing.body && still.status === 204;
-    return { ok, actual: `the other user's DELETE: ${seen(other)}; a missing plant: ${seen(missing)}; then the owner's DELETE: ${seen(still)}` };
-  });
+  await run.check(
+    'DELETE /plants/{id}',
+    "does not let another user delete this user's plant",
+    '404 with the body of a missing plant, and the plant still there',
+    async () => {
+      const id = run.id(30);
+      const missing = await run.remove(id); // before it exists: what "no such plant" looks like
+      await run.create(id, run.name('kept'), 'conformance');
+      const other = await run.remove(id, run.options.otherToken);
+      const still = await run.remove(id);
+      const ok = missing.status === 404 && other.status === 404 && other.body === missing.body && still.status === 204;
+      return {
+        ok,
+        actual: `the other user's DELETE: ${seen(other)}; a missing plant: ${seen(missing)}; then the owner's DELETE: ${seen(still)}`,
+      };
+    },
+  );
 }

@@ -15,7 +15,9 @@ export async function plantChecks(run: Run): Promise<void> {
     const exchange = await run.create(run.id(0), name, 'conformance');
     return { ok: exchange.status === 200 && exchange.body === JSON.stringify({ name, tag: 'conformance' }), actual: seen(exchange) };
   });
-  await run.check('POST /plants', 'refuses the same id with other content', '409', async () => status(await run.create(run.id(0), run.name('other'), 'conformance'), 409));
+  await run.check('POST /plants', 'refuses the same id with other content', '409', async () =>
+    status(await run.create(run.id(0), run.name('other'), 'conformance'), 409),
+  );
 
   const refused: [string, string, bigint | undefined][] = [
     ['a name of 201 characters', `{"id":${run.id(2)},"name":"${'n'.repeat(201)}"}`, run.id(2)],
@@ -36,18 +38,42 @@ export async function plantChecks(run: Run): Promise<void> {
     const body = `{"id":${run.id(10)},"name":"x"${' '.repeat(17 * 1024)}}`;
     return status(await run.post(body, run.id(10)), 413);
   });
-  await run.check('POST /plants', 'refuses a body that is not JSON', '415', async () => status(await run.post(`{"id":${run.id(11)},"name":"x"}`, run.id(11), undefined, 'text/plain'), 415));
+  await run.check('POST /plants', 'refuses a body that is not JSON', '415', async () =>
+    status(await run.post(`{"id":${run.id(11)},"name":"x"}`, run.id(11), undefined, 'text/plain'), 415),
+  );
 
-  for (const [what, query] of [['limit 0', 'limit=0'], ['limit 1001', 'limit=1001'], ['a limit that is not a number', 'limit=ten'], ['a malformed cursor', 'cursor=%21%21']]) {
-    await run.check('GET /plants', `refuses ${what}`, '400', async () => status(await run.http.send('GET', `/plants?${query}`, { token: run.options.token }), 400));
+  for (const [what, query] of [
+    ['limit 0', 'limit=0'],
+    ['limit 1001', 'limit=1001'],
+    ['a limit that is not a number', 'limit=ten'],
+    ['a malformed cursor', 'cursor=%21%21'],
+  ]) {
+    await run.check('GET /plants', `refuses ${what}`, '400', async () =>
+      status(await run.http.send('GET', `/plants?${query}`, { token: run.options.token }), 400),
+    );
   }
-  for (const [what, id] of [['an id that is not a number', 'ten'], ['a fractional id', '1.5'], ['an id beyond int64', '9223372036854775808']]) {
-    await run.check('DELETE /plants/{id}', `refuses ${what}`, '400', async () => status(await run.http.send('DELETE', `/plants/${id}`, { token: run.options.token }), 400));
+  for (const [what, id] of [
+    ['an id that is not a number', 'ten'],
+    ['a fractional id', '1.5'],
+    ['an id beyond int64', '9223372036854775808'],
+  ]) {
+    await run.check('DELETE /plants/{id}', `refuses ${what}`, '400', async () =>
+      status(await run.http.send('DELETE', `/plants/${id}`, { token: run.options.token }), 400),
+    );
   }
   // openapi.yaml declares 413 and 415 for DELETE too: a body, if one is sent, is held to the same rules.
-  await run.check('DELETE /plants/{id}', 'refuses a body over 16 KiB', '413', async () => status(await run.http.send('DELETE', `/plants/${run.id(13)}`, { token: run.options.token, body: `{"pad":"${'x'.repeat(17 * 1024)}"}` }), 413));
-  await run.check('DELETE /plants/{id}', 'refuses a body that is not JSON', '415', async () => status(await run.http.send('DELETE', `/plants/${run.id(13)}`, { token: run.options.token, body: 'x', contentType: 'text/plain' }), 415));
-  await run.check('DELETE /plants/{id}', 'answers 404 for an id the user has no plant with', '404', async () => status(await run.remove(run.id(12)), 404));
+  await run.check('DELETE /plants/{id}', 'refuses a body over 16 KiB', '413', async () =>
+    status(
+      await run.http.send('DELETE', `/plants/${run.id(13)}`, { token: run.options.token, body: `{"pad":"${'x'.repeat(17 * 1024)}"}` }),
+      413,
+    ),
+  );
+  await run.check('DELETE /plants/{id}', 'refuses a body that is not JSON', '415', async () =>
+    status(await run.http.send('DELETE', `/plants/${run.id(13)}`, { token: run.options.token, body: 'x', contentType: 'text/plain' }), 415),
+  );
+  await run.check('DELETE /plants/{id}', 'answers 404 for an id the user has no plant with', '404', async () =>
+    status(await run.remove(run.id(12)), 404),
+  );
   await run.check('DELETE /plants/{id}', 'deletes a plant, then it is gone', '204 with no body, then 404', async () => {
     const first = await run.remove(run.id(1));
     const second = await run.remove(run.id(1));

@@ -4,13 +4,18 @@ import { jsonDifferences } from '../json-differences.js';
 import { seen, status, type Run } from '../run.js';
 
 export async function serviceChecks(run: Run, contract: JsonObject): Promise<void> {
-  await run.check('GET /openapi.json', 'serves the contract this command ships with', '200 with a document equal to openapi.yaml', async () => {
-    const exchange = await run.http.send('GET', '/openapi.json');
-    if (exchange.status !== 200) return status(exchange, 200);
-    const differences = jsonDifferences(contract, asShipped(JSON.parse(exchange.body) as JsonObject, contract));
-    const listed = differences.slice(0, 10).join(', ') + (differences.length > 10 ? `, and ${differences.length - 10} more` : '');
-    return { ok: differences.length === 0, actual: differences.length === 0 ? '200, equal' : `200, differs at ${listed}` };
-  });
+  await run.check(
+    'GET /openapi.json',
+    'serves the contract this command ships with',
+    '200 with a document equal to openapi.yaml',
+    async () => {
+      const exchange = await run.http.send('GET', '/openapi.json');
+      if (exchange.status !== 200) return status(exchange, 200);
+      const differences = jsonDifferences(contract, asShipped(JSON.parse(exchange.body) as JsonObject, contract));
+      const listed = differences.slice(0, 10).join(', ') + (differences.length > 10 ? `, and ${differences.length - 10} more` : '');
+      return { ok: differences.length === 0, actual: differences.length === 0 ? '200, equal' : `200, differs at ${listed}` };
+    },
+  );
   for (const path of ['/healthz', '/readyz']) {
     await run.check(`GET ${path}`, 'answers without a token', '200 {"status":"ok"}', async () => {
       const exchange = await run.http.send('GET', path);
@@ -24,10 +29,12 @@ export async function serviceChecks(run: Run, contract: JsonObject): Promise<voi
  * placeholder (contract/served-contract.ts): the one difference that is not a difference of contract.
  */
 function asShipped(served: JsonObject, contract: JsonObject): JsonObject {
-  const scheme = (document: JsonObject) => (document.components as { securitySchemes?: Record<string, { openIdConnectUrl?: unknown }> } | undefined)?.securitySchemes?.oidc;
+  const scheme = (document: JsonObject) =>
+    (document.components as { securitySchemes?: Record<string, { openIdConnectUrl?: unknown }> } | undefined)?.securitySchemes?.oidc;
   const url = scheme(served)?.openIdConnectUrl;
   const placeholder = scheme(contract)?.openIdConnectUrl;
-  if (typeof url !== 'string' || !/^https?:\/\/[^?#]+\/\.well-known\/openid-configuration$/.test(url) || placeholder === undefined) return served;
+  if (typeof url !== 'string' || !/^https?:\/\/[^?#]+\/\.well-known\/openid-configuration$/.test(url) || placeholder === undefined)
+    return served;
   const copy = structuredClone(served);
   scheme(copy)!.openIdConnectUrl = placeholder;
   return copy;

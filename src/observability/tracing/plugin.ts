@@ -61,10 +61,14 @@ export default fp(
       instrumentation.disable();
       let timer: NodeJS.Timeout | undefined;
       const limit = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), FLUSH_LIMIT_MS).unref()));
-      const flushed = provider.shutdown().then(() => 'flushed' as const, (error: unknown) => error);
+      const flushed = provider.shutdown().then(
+        () => 'flushed' as const,
+        (error: unknown) => error,
+      );
       const outcome = await Promise.race([flushed, limit]);
       clearTimeout(timer);
-      if (outcome === 'late') app.log.warn({ limitMs: FLUSH_LIMIT_MS }, 'traces: the collector did not take the last spans in time; they are dropped');
+      if (outcome === 'late')
+        app.log.warn({ limitMs: FLUSH_LIMIT_MS }, 'traces: the collector did not take the last spans in time; they are dropped');
       else if (outcome !== 'flushed') app.log.warn({ err: outcome }, 'traces: the last spans could not be sent');
     });
   },

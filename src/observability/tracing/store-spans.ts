@@ -61,14 +61,20 @@ export function traceStore(tracer: Tracer): () => void {
   // to the others' (each trace then shows the commit its write waited for, with its batch).
   const commitHandlers: TracingChannelSubscribers<CommitContext> = {
     start: (commit: CommitContext) => {
-      const waiting = commit.queuedIn.map((queued) => queued?.runInAsyncScope(() => currentCall.getStore())).filter((span) => span !== undefined);
+      const waiting = commit.queuedIn
+        .map((queued) => queued?.runInAsyncScope(() => currentCall.getStore()))
+        .filter((span) => span !== undefined);
       const [first, ...others] = waiting;
       if (first === undefined) return; // no traced write waits for it: nothing to attach it to
-      const span = tracer.startSpan('plant-store.commit', {
-        kind: SpanKind.INTERNAL,
-        attributes: { 'db.system.name': 'sqlite', 'db.operation.name': 'COMMIT', 'plant_store.commit.batch_size': commit.batchSize },
-        links: others.map((other) => ({ context: other.spanContext() })),
-      }, trace.setSpan(ROOT_CONTEXT, first));
+      const span = tracer.startSpan(
+        'plant-store.commit',
+        {
+          kind: SpanKind.INTERNAL,
+          attributes: { 'db.system.name': 'sqlite', 'db.operation.name': 'COMMIT', 'plant_store.commit.batch_size': commit.batchSize },
+          links: others.map((other) => ({ context: other.spanContext() })),
+        },
+        trace.setSpan(ROOT_CONTEXT, first),
+      );
       spans.set(commit, span);
     },
     // `end` comes when COMMIT has returned, before its sync, unless COMMIT threw: then it is the last event.

@@ -16,7 +16,8 @@ const INT8 = 20;
  */
 const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: string) => (value: string) => unknown;
 const types = {
-  getTypeParser: (oid: number, format?: string) => (oid === INT8 && format !== 'binary' ? (text: string) => BigInt(text) : defaultParser(oid, format)),
+  getTypeParser: (oid: number, format?: string) =>
+    oid === INT8 && format !== 'binary' ? (text: string) => BigInt(text) : defaultParser(oid, format),
 } as pg.CustomTypesConfig;
 
 /** Migrations wait for each other, so their statements may take longer than a request's. */
@@ -87,7 +88,9 @@ export async function migrate({ url, timeoutMs }: Omit<PoolSettings, 'poolSize'>
     const { rows } = await client.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM schema_migrations');
     const current = rows[0]!.version;
     if (current > migrations.length) {
-      throw new Error(`the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`);
+      throw new Error(
+        `the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`,
+      );
     }
     for (let version = current; version < target; version++) {
       await client.query(migrations[version]!);

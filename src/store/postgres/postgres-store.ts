@@ -91,7 +91,9 @@ export class PostgresStore implements Store, PlantStore {
 
   async listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
     const rows =
-      after === undefined ? await this.#rows('firstPage', [owner, rowsToRead(limit)]) : await this.#rows('nextPage', [owner, int8(after), rowsToRead(limit)]);
+      after === undefined
+        ? await this.#rows('firstPage', [owner, rowsToRead(limit)])
+        : await this.#rows('nextPage', [owner, int8(after), rowsToRead(limit)]);
     return toPage(rows, limit);
   }
 
@@ -108,11 +110,21 @@ export class PostgresStore implements Store, PlantStore {
   }
 
   async addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
-    return Number((await this.#run<{ id: bigint }>('addToken', [user, Buffer.from(hash, 'base64'), expiresAt?.toISOString() ?? null])).rows[0]!.id);
+    return Number(
+      (await this.#run<{ id: bigint }>('addToken', [user, Buffer.from(hash, 'base64'), expiresAt?.toISOString() ?? null])).rows[0]!.id,
+    );
   }
 
   async listTokens(): Promise<TokenInfo[]> {
-    type Row = { id: bigint; user_name: string; created_at: string; expires_at: string | null; expired: boolean; last_used_at: string | null; revoked_at: string | null };
+    type Row = {
+      id: bigint;
+      user_name: string;
+      created_at: string;
+      expires_at: string | null;
+      expired: boolean;
+      last_used_at: string | null;
+      revoked_at: string | null;
+    };
     const { rows } = await this.#run<Row>('listTokens', []);
     return rows.map((row) => ({
       id: Number(row.id),

@@ -13,7 +13,9 @@ export function migrate(db: SqliteDatabase, target = migrations.length): void {
   const step = db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > migrations.length) {
-      throw new Error(`the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`);
+      throw new Error(
+        `the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`,
+      );
     }
     if (current >= target) return false;
     db.exec(migrations[current]!);

@@ -136,7 +136,11 @@ export class GroupCommit implements WriteQueue {
     let durable: Promise<Outcome[]>;
     try {
       durable = commits.hasSubscribers
-        ? commits.tracePromise(() => this.#commitDurably(batch), { store: 'sqlite', batchSize: batch.length, queuedIn: batch.map((pending) => pending.queuedIn) })
+        ? commits.tracePromise(() => this.#commitDurably(batch), {
+            store: 'sqlite',
+            batchSize: batch.length,
+            queuedIn: batch.map((pending) => pending.queuedIn),
+          })
         : this.#commitDurably(batch);
     } catch (error) {
       // A savepoint, COMMIT or the transaction itself failed: nothing in this batch is kept.

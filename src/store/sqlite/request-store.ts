@@ -50,7 +50,9 @@ export class SqliteRequestStore implements PlantStore {
 
   listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
     const cached = this.#looked && after === undefined ? this.#reads.cachedPage(owner, limit) : undefined;
-    return cached === undefined ? this.#inBatch(() => this.#reads.page(owner, after, limit), { rows: rowsToRead(limit) }) : Promise.resolve(cached);
+    return cached === undefined
+      ? this.#inBatch(() => this.#reads.page(owner, after, limit), { rows: rowsToRead(limit) })
+      : Promise.resolve(cached);
   }
 
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {

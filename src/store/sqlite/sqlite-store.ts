@@ -58,7 +58,8 @@ export class SqliteStore implements Store {
     this.db = openDatabase(path);
     this.#sql = prepare(this.db);
     this.durability = options.writes === undefined && !this.db.memory ? new WalSync(this.db, options.syncFile) : undefined;
-    this.writes = options.writes?.(this.db) ?? new GroupCommit(this.db, { lockTimeoutMs: options.lockTimeoutMs, durability: this.durability });
+    this.writes =
+      options.writes?.(this.db) ?? new GroupCommit(this.db, { lockTimeoutMs: options.lockTimeoutMs, durability: this.durability });
     this.reads = new CachedReads(this.db);
     this.readBatch = new ReadBatch(this.db, this.reads, this.durability);
     // One transaction per batch, through the write queue: it shares a commit with the plant writes of the moment.

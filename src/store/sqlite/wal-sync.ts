@@ -91,7 +91,10 @@ export class WalSync {
     this.#syncFile(this.#fd, (error) => {
       this.#syncing = false;
       if (error !== null) {
-        this.#failure ??= new Error(`the SQLite WAL file could not be synced to disk (${error.message}); restart Plant Store to recover from what is on disk`, { cause: error });
+        this.#failure ??= new Error(
+          `the SQLite WAL file could not be synced to disk (${error.message}); restart Plant Store to recover from what is on disk`,
+          { cause: error },
+        );
       }
       if (this.#failure !== undefined) {
         for (const commit of [...covered, ...this.#unsynced.splice(0)]) commit.reject(this.#failure);

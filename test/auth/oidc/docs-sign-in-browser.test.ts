@@ -56,7 +56,11 @@ if (skip !== undefined) {
     await create.locator('textarea.body-param__text').fill('{\n  "id": 42,\n  "name": "Signed-in fern"\n}');
     await create.locator('button.execute').click();
     t.equal(await liveStatus(create), '200', 'POST /plants answered 200 in the response panel');
-    t.equal((await app.store.forRequest().listPlants('oidc:browser-user', undefined, 10)).json, '[{"name":"Signed-in fern"}]', 'stored for the provider user');
+    t.equal(
+      (await app.store.forRequest().listPlants('oidc:browser-user', undefined, 10)).json,
+      '[{"name":"Signed-in fern"}]',
+      'stored for the provider user',
+    );
 
     const post = seen.requests.find((request) => request.method === 'POST' && request.url === `${base}/plants`);
     t.match(post?.authorization, /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/, 'sent with the JWT access token');

@@ -19,7 +19,12 @@ t.test('a token from the provider is accepted; its owner is oidc:<sub>, apart fr
   const token = await provider.token('plant-app');
   t.equal(decodeJwt(token).sub, 'plant-app');
 
-  const created = await inject(t, app, { method: 'POST', url: '/plants', headers: { ...bearer(token), ...json }, payload: '{"id":7,"name":"Provider fern"}' });
+  const created = await inject(t, app, {
+    method: 'POST',
+    url: '/plants',
+    headers: { ...bearer(token), ...json },
+    payload: '{"id":7,"name":"Provider fern"}',
+  });
   t.equal(created.status, 200, 'created with a provider token');
   t.equal(await storedJson(app, 'oidc:plant-app'), '[{"name":"Provider fern"}]', 'stored for owner oidc:plant-app');
   const listed = await inject(t, app, { url: '/plants', headers: { ...bearer(token) } });
@@ -47,7 +52,11 @@ t.test('pst_ tokens work beside provider tokens, and without a provider a JWT is
   const plain = await buildTestApp(t);
   const refused = await inject(t, plain, { url: '/plants', headers: bearer(await provider.token()) });
   t.equal(refused.status, 401);
-  t.equal(refused.headers['www-authenticate'], 'Bearer realm="plant-store", error="invalid_token"', 'the usual challenge: this deployment has no provider');
+  t.equal(
+    refused.headers['www-authenticate'],
+    'Bearer realm="plant-store", error="invalid_token"',
+    'the usual challenge: this deployment has no provider',
+  );
   t.same(provider.requests, { discovery: 0, jwks: 0 });
 });
 
@@ -84,16 +93,26 @@ t.test('refused tokens: 401, the same challenge and message whatever failed, cou
 
   t.equal((await inject(t, app, { url: '/plants', headers: bearer(good) })).status, 200, 'the untouched token is accepted');
   for (const [name, token] of cases) {
-    const reply = await inject(t, app, { method: 'POST', url: '/plants', headers: { ...bearer(token), ...json }, payload: '{"id":1,"name":"x"}' });
+    const reply = await inject(t, app, {
+      method: 'POST',
+      url: '/plants',
+      headers: { ...bearer(token), ...json },
+      payload: '{"id":1,"name":"x"}',
+    });
     t.equal(reply.status, 401, `${name}: 401`);
     t.equal(reply.headers['www-authenticate'], INVALID, `${name}: the challenge names no detail`);
-    t.equal(reply.json().message, 'The access token is not valid or has expired; sign in again to get a new one.', `${name}: the message too`);
+    t.equal(
+      reply.json().message,
+      'The access token is not valid or has expired; sign in again to get a new one.',
+      `${name}: the message too`,
+    );
   }
   t.equal(await storedJson(app, 'oidc:plant-app'), '[]', 'nothing was created');
   t.equal(await storedJson(app, 'oidc:someone-else'), '[]');
 
   const limited = await buildTestApp(t, { authFailuresPerMinute: 2, oidc: oidcSettings(provider) });
-  for (const [, token] of cases.slice(0, 2)) t.equal((await inject(t, limited, { url: '/plants', headers: bearer(token), remoteAddress: '10.0.0.9' })).status, 401);
+  for (const [, token] of cases.slice(0, 2))
+    t.equal((await inject(t, limited, { url: '/plants', headers: bearer(token), remoteAddress: '10.0.0.9' })).status, 401);
   const blocked = await inject(t, limited, { url: '/plants', headers: bearer(good), remoteAddress: '10.0.0.9' });
   t.equal(blocked.status, 429, 'refused provider tokens count towards the per-address limit');
 });
@@ -110,21 +129,36 @@ t.test('the user claim: another claim names the user; a missing or too long one 
   const provider = await startProvider(t);
   const byClient = await buildTestApp(t, { oidc: oidcSettings(provider, { userClaim: 'client_id' }) });
   const token = await provider.token('plant-app');
-  t.equal((await inject(t, byClient, { method: 'POST', url: '/plants', headers: { ...bearer(token), ...json }, payload: '{"id":1,"name":"x"}' })).status, 200);
+  t.equal(
+    (await inject(t, byClient, { method: 'POST', url: '/plants', headers: { ...bearer(token), ...json }, payload: '{"id":1,"name":"x"}' }))
+      .status,
+    200,
+  );
   t.equal(await storedJson(byClient, 'oidc:plant-app'), '[{"name":"x"}]', 'owner from client_id');
 
   const byEmail = await buildTestApp(t, { oidc: oidcSettings(provider, { userClaim: 'email' }) });
   const missing = await inject(t, byEmail, { url: '/plants', headers: bearer(token) });
   t.equal(missing.status, 401);
-  t.equal(missing.headers['www-authenticate'], 'Bearer realm="plant-store", error="invalid_token", error_description="The access token has no email claim of 1 to 255 characters to name the user"');
+  t.equal(
+    missing.headers['www-authenticate'],
+    'Bearer realm="plant-store", error="invalid_token", error_description="The access token has no email claim of 1 to 255 characters to name the user"',
+  );
 
   const longest = await provider.token('c'.repeat(255));
   const long = await buildTestApp(t, { oidc: oidcSettings(provider) });
-  t.equal((await inject(t, long, { method: 'POST', url: '/plants', headers: { ...bearer(longest), ...json }, payload: '{"id":1,"name":"x"}' })).status, 200, 'a sub of 255 characters is stored');
+  t.equal(
+    (await inject(t, long, { method: 'POST', url: '/plants', headers: { ...bearer(longest), ...json }, payload: '{"id":1,"name":"x"}' }))
+      .status,
+    200,
+    'a sub of 255 characters is stored',
+  );
   t.equal(await storedJson(long, `oidc:${'c'.repeat(255)}`), '[{"name":"x"}]');
   const tooLong = await inject(t, long, { url: '/plants', headers: bearer(await provider.token('c'.repeat(256))) });
   t.equal(tooLong.status, 401, 'a sub of 256 characters is refused');
-  t.match(tooLong.headers['www-authenticate'], /error_description="The access token has no sub claim of 1 to 255 characters to name the user"/);
+  t.match(
+    tooLong.headers['www-authenticate'],
+    /error_description="The access token has no sub claim of 1 to 255 characters to name the user"/,
+  );
 });
 
 t.test('key rotation at the provider is picked up without a restart', async (t) => {
@@ -158,7 +192,11 @@ t.test('an unreachable provider answers 503 with Retry-After, not 401 or 500, an
   await provider.stop();
   const app = await buildTestApp(t, { authFailuresPerMinute: 1, oidc: oidcSettings(provider) });
 
-  for (const operation of [{ method: 'GET' as const, url: '/plants' }, { method: 'POST' as const, url: '/plants', payload: '{"id":1,"name":"x"}' }, { method: 'DELETE' as const, url: '/plants/1' }]) {
+  for (const operation of [
+    { method: 'GET' as const, url: '/plants' },
+    { method: 'POST' as const, url: '/plants', payload: '{"id":1,"name":"x"}' },
+    { method: 'DELETE' as const, url: '/plants/1' },
+  ]) {
     const reply = await inject(t, app, { ...operation, headers: { ...bearer(token), ...json } });
     t.equal(reply.status, 503, `${operation.method}: discovery unreachable, 503`);
     t.equal(reply.headers['retry-after'], '1', `${operation.method}: Retry-After, the back-off configured for the test`);
@@ -178,7 +216,11 @@ t.test('an unreachable provider answers 503 with Retry-After, not 401 or 500, an
   await provider.stop();
   const reply = await inject(t, app, { url: '/plants', headers: bearer(next) });
   t.equal(reply.status, 503, 'key set unreachable for a new key: 503');
-  t.equal((await inject(t, app, { url: '/plants', headers: bearer(token) })).status, 200, 'a token whose key is cached is still checked meanwhile');
+  t.equal(
+    (await inject(t, app, { url: '/plants', headers: bearer(token) })).status,
+    200,
+    'a token whose key is cached is still checked meanwhile',
+  );
   await provider.start();
   await untilStatus(app, next, 200);
   t.pass('recovered without restarting Plant Store');

@@ -28,36 +28,79 @@ const limit = (document: any) => document.paths['/plants'].get.parameters[0];
 const breaking: Record<string, { edit: Edit; base?: Edit; expect: string[] }> = {
   'a removed path': { edit: (d) => delete d.paths['/readyz'], expect: ['breaking GET /readyz /paths/~1readyz/get'] },
   'a removed operation': { edit: (d) => delete d.paths['/plants'].post, expect: ['breaking POST /plants /paths/~1plants/post'] },
-  'a removed parameter': { edit: (d) => d.paths['/plants'].get.parameters.pop(), expect: ['breaking GET /plants /paths/~1plants/get/parameters/1'] },
-  'a removed response status': { edit: (d) => delete d.paths['/plants'].post.responses['409'], expect: ['breaking POST /plants /paths/~1plants/post/responses/409'] },
+  'a removed parameter': {
+    edit: (d) => d.paths['/plants'].get.parameters.pop(),
+    expect: ['breaking GET /plants /paths/~1plants/get/parameters/1'],
+  },
+  'a removed response status': {
+    edit: (d) => delete d.paths['/plants'].post.responses['409'],
+    expect: ['breaking POST /plants /paths/~1plants/post/responses/409'],
+  },
   'a removed response property': {
     edit: (d) => delete d.components.schemas.Plant.properties.tag,
-    expect: ['breaking GET /plants /components/schemas/Plant/properties/tag', 'breaking POST /plants /components/schemas/Plant/properties/tag'],
+    expect: [
+      'breaking GET /plants /components/schemas/Plant/properties/tag',
+      'breaking POST /plants /components/schemas/Plant/properties/tag',
+    ],
   },
-  'a removed response header': { edit: (d) => delete d.paths['/plants'].get.responses['200'].headers.Link, expect: ['breaking GET /plants /components/headers/Link'] },
+  'a removed response header': {
+    edit: (d) => delete d.paths['/plants'].get.responses['200'].headers.Link,
+    expect: ['breaking GET /plants /components/headers/Link'],
+  },
   'a response header no longer always sent': {
     edit: (d) => delete d.components.headers['WWW-Authenticate'].required,
-    expect: ['breaking GET /plants /components/headers/WWW-Authenticate', 'breaking POST /plants /components/headers/WWW-Authenticate', 'breaking DELETE /plants/{id} /components/headers/WWW-Authenticate'],
+    expect: [
+      'breaking GET /plants /components/headers/WWW-Authenticate',
+      'breaking POST /plants /components/headers/WWW-Authenticate',
+      'breaking DELETE /plants/{id} /components/headers/WWW-Authenticate',
+    ],
   },
-  'a request property made required': { edit: (d) => newPlant(d).required.push('tag'), expect: ['breaking POST /plants /components/schemas/NewPlant/required'] },
+  'a request property made required': {
+    edit: (d) => newPlant(d).required.push('tag'),
+    expect: ['breaking POST /plants /components/schemas/NewPlant/required'],
+  },
   'a new required request property': {
     edit: (d) => {
       newPlant(d).properties.color = { type: 'string' };
       newPlant(d).required.push('color');
     },
-    expect: ['breaking POST /plants /components/schemas/NewPlant/required', 'non-breaking POST /plants /components/schemas/NewPlant/properties/color'],
+    expect: [
+      'breaking POST /plants /components/schemas/NewPlant/required',
+      'non-breaking POST /plants /components/schemas/NewPlant/properties/color',
+    ],
   },
   'a new required parameter': {
     edit: (d) => d.paths['/plants'].get.parameters.push({ name: 'room', in: 'query', required: true, schema: { type: 'string' } }),
     expect: ['breaking GET /plants /paths/~1plants/get/parameters/2'],
   },
-  'a parameter made required': { edit: (d) => (limit(d).required = true), expect: ['breaking GET /plants /paths/~1plants/get/parameters/0/required'] },
-  'a lower request maximum': { edit: (d) => (limit(d).schema.maximum = 500), expect: ['breaking GET /plants /paths/~1plants/get/parameters/0/schema/maximum'] },
-  'a request maximum where there was none': { edit: (d) => (newPlant(d).properties.id.maximum = 10), expect: ['breaking POST /plants /components/schemas/NewPlant/properties/id/maximum'] },
-  'a lower request maxLength': { edit: (d) => (newPlant(d).properties.name.maxLength = 100), expect: ['breaking POST /plants /components/schemas/NewPlant/properties/name/maxLength'] },
-  'a higher request minLength': { edit: (d) => (newPlant(d).properties.tag.minLength = 1), expect: ['breaking POST /plants /components/schemas/NewPlant/properties/tag/minLength'] },
-  'a changed request pattern': { edit: (d) => (newPlant(d).properties.name.pattern = '^[a-z]+$'), expect: ['breaking POST /plants /components/schemas/NewPlant/properties/name/pattern'] },
-  'a request enum where there was none': { edit: (d) => (newPlant(d).properties.tag.enum = ['a', 'b']), expect: ['breaking POST /plants /components/schemas/NewPlant/properties/tag/enum'] },
+  'a parameter made required': {
+    edit: (d) => (limit(d).required = true),
+    expect: ['breaking GET /plants /paths/~1plants/get/parameters/0/required'],
+  },
+  'a lower request maximum': {
+    edit: (d) => (limit(d).schema.maximum = 500),
+    expect: ['breaking GET /plants /paths/~1plants/get/parameters/0/schema/maximum'],
+  },
+  'a request maximum where there was none': {
+    edit: (d) => (newPlant(d).properties.id.maximum = 10),
+    expect: ['breaking POST /plants /components/schemas/NewPlant/properties/id/maximum'],
+  },
+  'a lower request maxLength': {
+    edit: (d) => (newPlant(d).properties.name.maxLength = 100),
+    expect: ['breaking POST /plants /components/schemas/NewPlant/properties/name/maxLength'],
+  },
+  'a higher request minLength': {
+    edit: (d) => (newPlant(d).properties.tag.minLength = 1),
+    expect: ['breaking POST /plants /components/schemas/NewPlant/properties/tag/minLength'],
+  },
+  'a changed request pattern': {
+    edit: (d) => (newPlant(d).properties.name.pattern = '^[a-z]+$'),
+    expect: ['breaking POST /plants /components/schemas/NewPlant/properties/name/pattern'],
+  },
+  'a request enum where there was none': {
+    edit: (d) => (newPlant(d).properties.tag.enum = ['a', 'b']),
+    expect: ['breaking POST /plants /components/schemas/NewPlant/properties/tag/enum'],
+  },
   'a request enum value removed': {
     base: (d) => (newPlant(d).properties.tag.enum = ['a', 'b', 'c']),
     edit: (d) => (newPlant(d).properties.tag.enum = ['a', 'b']),
@@ -68,10 +111,16 @@ const breaking: Record<string, { edit: Edit; base?: Edit; expect: string[] }> = 
     edit: (d) => (newPlant(d).properties.tag.type = 'string'),
     expect: ['breaking POST /plants /components/schemas/NewPlant/properties/tag/type'],
   },
-  'a changed request type': { edit: (d) => (newPlant(d).properties.name.type = 'integer'), expect: ['breaking POST /plants /components/schemas/NewPlant/properties/name/type'] },
+  'a changed request type': {
+    edit: (d) => (newPlant(d).properties.name.type = 'integer'),
+    expect: ['breaking POST /plants /components/schemas/NewPlant/properties/name/type'],
+  },
   'a changed response type': {
     edit: (d) => (d.components.schemas.Plant.properties.name.type = 'integer'),
-    expect: ['breaking GET /plants /components/schemas/Plant/properties/name/type', 'breaking POST /plants /components/schemas/Plant/properties/name/type'],
+    expect: [
+      'breaking GET /plants /components/schemas/Plant/properties/name/type',
+      'breaking POST /plants /components/schemas/Plant/properties/name/type',
+    ],
   },
   'a changed response type, written inline': {
     edit: (d) => (d.paths['/plants'].get.responses['200'].content['application/json'].schema.type = 'object'),
@@ -79,20 +128,38 @@ const breaking: Record<string, { edit: Edit; base?: Edit; expect: string[] }> = 
   },
   'a new response enum value': {
     edit: (d) => d.components.schemas.Health.properties.status.enum.push('degraded'),
-    expect: ['breaking GET /healthz /components/schemas/Health/properties/status/enum', 'breaking GET /readyz /components/schemas/Health/properties/status/enum'],
+    expect: [
+      'breaking GET /healthz /components/schemas/Health/properties/status/enum',
+      'breaking GET /readyz /components/schemas/Health/properties/status/enum',
+    ],
   },
-  'a security requirement on an open operation': { edit: (d) => (d.paths['/healthz'].get.security = [{ bearerAuth: [] }]), expect: ['breaking GET /healthz /paths/~1healthz/get/security'] },
-  'an open operation that inherits the document security now': { edit: (d) => delete d.paths['/healthz'].get.security, expect: ['breaking GET /healthz /paths/~1healthz/get/security'] },
+  'a security requirement on an open operation': {
+    edit: (d) => (d.paths['/healthz'].get.security = [{ bearerAuth: [] }]),
+    expect: ['breaking GET /healthz /paths/~1healthz/get/security'],
+  },
+  'an open operation that inherits the document security now': {
+    edit: (d) => delete d.paths['/healthz'].get.security,
+    expect: ['breaking GET /healthz /paths/~1healthz/get/security'],
+  },
   'a second scheme required together with the first': {
     edit: (d) => {
       d.components.securitySchemes.apiKey = { type: 'apiKey', in: 'header', name: 'X-Key' };
       d.security = [{ bearerAuth: [], apiKey: [] }];
     },
-    expect: ['breaking GET /plants /paths/~1plants/get/security', 'breaking POST /plants /paths/~1plants/post/security', 'breaking DELETE /plants/{id} /paths/~1plants~1{id}/delete/security', 'non-breaking (document) /components/securitySchemes/apiKey'],
+    expect: [
+      'breaking GET /plants /paths/~1plants/get/security',
+      'breaking POST /plants /paths/~1plants/post/security',
+      'breaking DELETE /plants/{id} /paths/~1plants~1{id}/delete/security',
+      'non-breaking (document) /components/securitySchemes/apiKey',
+    ],
   },
   'an alternative scheme removed (its callers are refused now)': {
     edit: (d) => (d.security = [{ bearerAuth: [] }]),
-    expect: ['breaking GET /plants /paths/~1plants/get/security', 'breaking POST /plants /paths/~1plants/post/security', 'breaking DELETE /plants/{id} /paths/~1plants~1{id}/delete/security'],
+    expect: [
+      'breaking GET /plants /paths/~1plants/get/security',
+      'breaking POST /plants /paths/~1plants/post/security',
+      'breaking DELETE /plants/{id} /paths/~1plants~1{id}/delete/security',
+    ],
   },
 };
 
@@ -103,25 +170,49 @@ for (const [name, { edit, base, expect }] of Object.entries(breaking)) {
 }
 
 const nonBreaking: Record<string, { edit: Edit; base?: Edit; expect: string[] }> = {
-  'a description': { edit: (d) => (d.paths['/plants'].get.description = 'Lists.'), expect: ['non-breaking GET /plants /paths/~1plants/get/description'] },
+  'a description': {
+    edit: (d) => (d.paths['/plants'].get.description = 'Lists.'),
+    expect: ['non-breaking GET /plants /paths/~1plants/get/description'],
+  },
   'a schema description and example': {
     edit: (d) => {
       newPlant(d).properties.name.description = 'The name.';
       newPlant(d).properties.name.example = 'Fern';
     },
-    expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/name/description', 'non-breaking POST /plants /components/schemas/NewPlant/properties/name/example'],
+    expect: [
+      'non-breaking POST /plants /components/schemas/NewPlant/properties/name/description',
+      'non-breaking POST /plants /components/schemas/NewPlant/properties/name/example',
+    ],
   },
-  'a media type example': { edit: (d) => (d.paths['/plants'].post.requestBody.content['application/json'].example.name = 'Fern'), expect: ['non-breaking POST /plants /paths/~1plants/post/requestBody/content/application~1json/example'] },
+  'a media type example': {
+    edit: (d) => (d.paths['/plants'].post.requestBody.content['application/json'].example.name = 'Fern'),
+    expect: ['non-breaking POST /plants /paths/~1plants/post/requestBody/content/application~1json/example'],
+  },
   'the info description': { edit: (d) => (d.info.description = 'Plants.'), expect: ['non-breaking (document) /info'] },
-  'a new optional request property': { edit: (d) => (newPlant(d).properties.color = { type: 'string' }), expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/color'] },
+  'a new optional request property': {
+    edit: (d) => (newPlant(d).properties.color = { type: 'string' }),
+    expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/color'],
+  },
   'a new optional parameter': {
     edit: (d) => d.paths['/plants'].get.parameters.push({ name: 'room', in: 'query', schema: { type: 'string' } }),
     expect: ['non-breaking GET /plants /paths/~1plants/get/parameters/2'],
   },
-  'a higher request maximum': { edit: (d) => (limit(d).schema.maximum = 5000), expect: ['non-breaking GET /plants /paths/~1plants/get/parameters/0/schema/maximum'] },
-  'a higher request maxLength': { edit: (d) => (newPlant(d).properties.name.maxLength = 300), expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/name/maxLength'] },
-  'a request pattern removed': { edit: (d) => delete newPlant(d).properties.name.pattern, expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/name/pattern'] },
-  'a widened request type (3.1 type list)': { edit: (d) => (newPlant(d).properties.tag.type = ['string', 'null']), expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/tag/type'] },
+  'a higher request maximum': {
+    edit: (d) => (limit(d).schema.maximum = 5000),
+    expect: ['non-breaking GET /plants /paths/~1plants/get/parameters/0/schema/maximum'],
+  },
+  'a higher request maxLength': {
+    edit: (d) => (newPlant(d).properties.name.maxLength = 300),
+    expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/name/maxLength'],
+  },
+  'a request pattern removed': {
+    edit: (d) => delete newPlant(d).properties.name.pattern,
+    expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/name/pattern'],
+  },
+  'a widened request type (3.1 type list)': {
+    edit: (d) => (newPlant(d).properties.tag.type = ['string', 'null']),
+    expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/tag/type'],
+  },
   'a request enum value added': {
     base: (d) => (newPlant(d).properties.tag.enum = ['a', 'b']),
     edit: (d) => newPlant(d).properties.tag.enum.push('c'),
@@ -131,9 +222,21 @@ const nonBreaking: Record<string, { edit: Edit; base?: Edit; expect: string[] }>
     edit: (d) => ((d.paths['/plants'].post.responses['200'].headers ??= {})['X-Trace'] = { schema: { type: 'string' } }),
     expect: ['non-breaking POST /plants /paths/~1plants/post/responses/200/headers/X-Trace'],
   },
-  'a new response status': { edit: (d) => (d.paths['/healthz'].get.responses['503'] = { description: 'Down.' }), expect: ['non-breaking GET /healthz /paths/~1healthz/get/responses/503'] },
-  'a new path': { edit: (d) => (d.paths['/rooms'] = { get: { responses: { '200': { description: 'Rooms.' } } } }), expect: ['non-breaking GET /rooms /paths/~1rooms/get'] },
-  'a new optional response property': { edit: (d) => (d.components.schemas.Plant.properties.color = { type: 'string' }), expect: ['non-breaking GET /plants /components/schemas/Plant/properties/color', 'non-breaking POST /plants /components/schemas/Plant/properties/color'] },
+  'a new response status': {
+    edit: (d) => (d.paths['/healthz'].get.responses['503'] = { description: 'Down.' }),
+    expect: ['non-breaking GET /healthz /paths/~1healthz/get/responses/503'],
+  },
+  'a new path': {
+    edit: (d) => (d.paths['/rooms'] = { get: { responses: { '200': { description: 'Rooms.' } } } }),
+    expect: ['non-breaking GET /rooms /paths/~1rooms/get'],
+  },
+  'a new optional response property': {
+    edit: (d) => (d.components.schemas.Plant.properties.color = { type: 'string' }),
+    expect: [
+      'non-breaking GET /plants /components/schemas/Plant/properties/color',
+      'non-breaking POST /plants /components/schemas/Plant/properties/color',
+    ],
+  },
   'an alternative scheme added (the OpenID Connect sign-in beside the bearer token)': {
     base: (d) => {
       d.security = [{ bearerAuth: [] }];
@@ -144,9 +247,17 @@ const nonBreaking: Record<string, { edit: Edit; base?: Edit; expect: string[] }>
       d.security = current.security;
       d.components.securitySchemes.oidc = current.components.securitySchemes.oidc;
     },
-    expect: ['non-breaking GET /plants /paths/~1plants/get/security', 'non-breaking POST /plants /paths/~1plants/post/security', 'non-breaking DELETE /plants/{id} /paths/~1plants~1{id}/delete/security', 'non-breaking (document) /components/securitySchemes/oidc'],
+    expect: [
+      'non-breaking GET /plants /paths/~1plants/get/security',
+      'non-breaking POST /plants /paths/~1plants/post/security',
+      'non-breaking DELETE /plants/{id} /paths/~1plants~1{id}/delete/security',
+      'non-breaking (document) /components/securitySchemes/oidc',
+    ],
   },
-  'a security requirement dropped': { edit: (d) => (d.paths['/plants'].get.security = []), expect: ['non-breaking GET /plants /paths/~1plants/get/security'] },
+  'a security requirement dropped': {
+    edit: (d) => (d.paths['/plants'].get.security = []),
+    expect: ['non-breaking GET /plants /paths/~1plants/get/security'],
+  },
 };
 
 for (const [name, { edit, base, expect }] of Object.entries(nonBreaking)) {
@@ -156,7 +267,10 @@ for (const [name, { edit, base, expect }] of Object.entries(nonBreaking)) {
 }
 
 t.test('the same contract has no changes; every change names what happened', async (t) => {
-  t.same(diff(() => undefined), []);
+  t.same(
+    diff(() => undefined),
+    [],
+  );
   const [change] = diff((d) => (newPlant(d).properties.name.maxLength = 100));
   t.equal(change?.message, 'request body `name`: maxLength lowered from 200 to 100 (narrower)');
   const [parameter] = diff((d) => (limit(d).schema.maximum = 5000));
@@ -164,19 +278,36 @@ t.test('the same contract has no changes; every change names what happened', asy
 });
 
 t.test('a keyword the gate does not know is breaking, not silently ignored', async (t) => {
-  t.same(lines(diff((d) => (newPlant(d).properties.name.contentEncoding = 'base64'))), ['breaking POST /plants /components/schemas/NewPlant/properties/name/contentEncoding']);
-  t.same(lines(diff((d) => (newPlant(d).properties.name.anyOf = [{ maxLength: 5 }]))), ['breaking POST /plants /components/schemas/NewPlant/properties/name/anyOf']);
+  t.same(lines(diff((d) => (newPlant(d).properties.name.contentEncoding = 'base64'))), [
+    'breaking POST /plants /components/schemas/NewPlant/properties/name/contentEncoding',
+  ]);
+  t.same(lines(diff((d) => (newPlant(d).properties.name.anyOf = [{ maxLength: 5 }]))), [
+    'breaking POST /plants /components/schemas/NewPlant/properties/name/anyOf',
+  ]);
 });
 
 t.test('3.1 keywords beside a $ref count: a sibling maxLength lowered is breaking', async (t) => {
   const sibling = (d: any) => (newPlant(d).properties.name = { $ref: '#/components/schemas/Plant/properties/name', maxLength: 150 });
-  t.same(diff(() => undefined, sibling), []);
-  t.same(lines(diff((d) => (newPlant(d).properties.name.maxLength = 100), sibling)), ['breaking POST /plants /components/schemas/Plant/properties/name/maxLength']);
-  t.same(lines(diff((d) => (newPlant(d).properties.name.description = 'Its name.'), sibling)), ['non-breaking POST /plants /components/schemas/Plant/properties/name/description']);
+  t.same(
+    diff(() => undefined, sibling),
+    [],
+  );
+  t.same(lines(diff((d) => (newPlant(d).properties.name.maxLength = 100), sibling)), [
+    'breaking POST /plants /components/schemas/Plant/properties/name/maxLength',
+  ]);
+  t.same(lines(diff((d) => (newPlant(d).properties.name.description = 'Its name.'), sibling)), [
+    'non-breaking POST /plants /components/schemas/Plant/properties/name/description',
+  ]);
 });
 
 t.test('recursive schemas terminate', async (t) => {
   const recursive = (d: any) => (d.components.schemas.Plant.properties.child = { $ref: '#/components/schemas/Plant' });
-  t.same(diff(() => undefined, recursive), []);
-  t.same(lines(diff((d) => delete d.components.schemas.Plant.properties.tag, recursive)), ['breaking GET /plants /components/schemas/Plant/properties/tag', 'breaking POST /plants /components/schemas/Plant/properties/tag']);
+  t.same(
+    diff(() => undefined, recursive),
+    [],
+  );
+  t.same(lines(diff((d) => delete d.components.schemas.Plant.properties.tag, recursive)), [
+    'breaking GET /plants /components/schemas/Plant/properties/tag',
+    'breaking POST /plants /components/schemas/Plant/properties/tag',
+  ]);
 });

@@ -29,7 +29,10 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 t.test('a new database gets every migration; sessions have the configured timeouts', onlyOn('postgres'), async (t) => {
   const store = await openStore(t, await freshUrl(t), 1234);
-  t.same((await store.pool.query('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version), migrations.map((_, i) => i + 1));
+  t.same(
+    (await store.pool.query('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version),
+    migrations.map((_, i) => i + 1),
+  );
   t.equal((await one(store, 'SHOW statement_timeout')).statement_timeout, '1234ms');
   t.equal((await one(store, 'SHOW idle_in_transaction_session_timeout')).idle_in_transaction_session_timeout, '1234ms');
   t.equal((await one(store, 'SHOW synchronous_commit')).synchronous_commit, 'on', 'commits wait for the disk');
@@ -46,26 +49,42 @@ t.test('a database from an older version is upgraded in place, keeping its plant
   t.equal(await store.countTokens(), 0, 'the tokens table was added');
 });
 
-t.test('a database of schema 2 gains expiry and last use in place; its tokens keep working and never expire', onlyOn('postgres'), async (t) => {
-  const url = await freshUrl(t);
-  await migrate({ url, timeoutMs: 5000 }, 2);
-  const hash = Buffer.alloc(32, 3).toString('base64');
-  await adminQuery(
-    url,
-    `INSERT INTO tokens (user_name, hash, created_at, revoked_at) VALUES
+t.test(
+  'a database of schema 2 gains expiry and last use in place; its tokens keep working and never expire',
+  onlyOn('postgres'),
+  async (t) => {
+    const url = await freshUrl(t);
+    await migrate({ url, timeoutMs: 5000 }, 2);
+    const hash = Buffer.alloc(32, 3).toString('base64');
+    await adminQuery(
+      url,
+      `INSERT INTO tokens (user_name, hash, created_at, revoked_at) VALUES
        ('alice', decode('${Buffer.from(hash, 'base64').toString('hex')}', 'hex'), '2024-01-02T03:04:05.678Z', NULL),
        ('bob', decode('${'01'.repeat(32)}', 'hex'), '2024-01-03T00:00:00Z', '2024-02-01T00:00:00Z')`,
-  );
-  const store = await openStore(t, url);
-  t.equal((await one(store, 'SELECT max(version) AS version FROM schema_migrations')).version, migrations.length);
-  t.same(await store.listTokens(), [
-    { id: 1, user: 'alice', createdAt: '2024-01-02T03:04:05.678Z', expiresAt: null, expired: false, lastUsedAt: null, revokedAt: null },
-    { id: 2, user: 'bob', createdAt: '2024-01-03T00:00:00.000Z', expiresAt: null, expired: false, lastUsedAt: null, revokedAt: '2024-02-01T00:00:00.000Z' },
-  ]);
-  t.same(await store.findToken(hash), { tokenId: 1, user: 'alice' }, 'the old token still works');
-  await store.close();
-  t.match((await adminQuery(url, "SELECT to_char(last_used_at, 'YYYY') AS year FROM tokens WHERE id = 1")).rows[0].year, /^\d{4}$/, 'its use was written on close');
-});
+    );
+    const store = await openStore(t, url);
+    t.equal((await one(store, 'SELECT max(version) AS version FROM schema_migrations')).version, migrations.length);
+    t.same(await store.listTokens(), [
+      { id: 1, user: 'alice', createdAt: '2024-01-02T03:04:05.678Z', expiresAt: null, expired: false, lastUsedAt: null, revokedAt: null },
+      {
+        id: 2,
+        user: 'bob',
+        createdAt: '2024-01-03T00:00:00.000Z',
+        expiresAt: null,
+        expired: false,
+        lastUsedAt: null,
+        revokedAt: '2024-02-01T00:00:00.000Z',
+      },
+    ]);
+    t.same(await store.findToken(hash), { tokenId: 1, user: 'alice' }, 'the old token still works');
+    await store.close();
+    t.match(
+      (await adminQuery(url, "SELECT to_char(last_used_at, 'YYYY') AS year FROM tokens WHERE id = 1")).rows[0].year,
+      /^\d{4}$/,
+      'its use was written on close',
+    );
+  },
+);
 
 t.test('a database from a newer version is refused, not touched', onlyOn('postgres'), async (t) => {
   const url = await freshUrl(t);
@@ -79,7 +98,10 @@ t.test('instances starting at once apply each migration exactly once (advisory l
   const url = await freshUrl(t);
   const stores = await Promise.all(Array.from({ length: 8 }, () => openStore(t, url)));
   t.equal(stores.length, 8, 'every instance opened');
-  t.same((await adminQuery(url, 'SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version), migrations.map((_, i) => i + 1));
+  t.same(
+    (await adminQuery(url, 'SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version),
+    migrations.map((_, i) => i + 1),
+  );
   t.equal(await stores[0]!.addPlant('alice', { id: 1n, name: 'a' }), 'created');
   t.equal(await stores[7]!.addPlant('alice', { id: 1n, name: 'a' }), 'unchanged', 'they share one database');
 });
@@ -89,7 +111,10 @@ t.test('ids are exact across the whole int64 range, in signed order', onlyOn('po
   const ids = [INT64_MAX, 2n ** 53n + 1n, INT64_MIN, 0n, -1n, 2n ** 53n, INT64_MAX - 1n, INT64_MIN + 1n];
   for (const id of ids) t.equal(await store.addPlant('alice', { id, name: String(id) }), 'created');
   const sorted = [...ids].sort((a, b) => (a < b ? -1 : 1));
-  t.same(plantsOf(await store.listPlants('alice', undefined, 100)).map((plant) => plant.name), sorted.map(String));
+  t.same(
+    plantsOf(await store.listPlants('alice', undefined, 100)).map((plant) => plant.name),
+    sorted.map(String),
+  );
   const page = await store.listPlants('alice', INT64_MIN, 2);
   t.same(
     page,
@@ -104,21 +129,34 @@ t.test('ids are exact across the whole int64 range, in signed order', onlyOn('po
   t.equal(await store.addPlant('alice', { id: 2n ** 53n, name: String(2n ** 53n + 1n) }), 'conflict', '2^53 and 2^53+1 stay two plants');
 });
 
-t.test('concurrent creates of one plant, from two pools as from two instances: one created, the rest decided in SQL', onlyOn('postgres'), async (t) => {
-  const url = await freshUrl(t);
-  const [a, b] = [await openStore(t, url), await openStore(t, url)];
-  for (let round = 0; round < 10; round++) {
-    const id = BigInt(round);
-    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).addPlant('alice', { id, name: i % 4 < 2 ? 'same' : 'other' })));
-    t.equal(results.filter((result) => result === 'created').length, 1, `round ${round}: created once`);
-    const stored = plantsOf(await a.listPlants('alice', id === 0n ? undefined : id - 1n, 1))[0]!.name;
-    const expected = results.map((_, i) => (i % 4 < 2 ? 'same' : 'other')).map((name) => (name === stored ? ['created', 'unchanged'] : ['conflict']));
-    t.ok(results.every((result, i) => expected[i]!.includes(result)), `round ${round}: identical content is unchanged, different content conflicts`);
-  }
-  // Creates racing deletes of the same plant: every create is answered, and the end state is consistent.
-  const mixed = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a.addPlant('bob', { id: 5n, name: 'x' }) : b.deletePlant('bob', 5n))));
-  t.ok(mixed.filter((_, i) => i % 2).every((result) => result === 'created' || result === 'unchanged'));
-});
+t.test(
+  'concurrent creates of one plant, from two pools as from two instances: one created, the rest decided in SQL',
+  onlyOn('postgres'),
+  async (t) => {
+    const url = await freshUrl(t);
+    const [a, b] = [await openStore(t, url), await openStore(t, url)];
+    for (let round = 0; round < 10; round++) {
+      const id = BigInt(round);
+      const results = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).addPlant('alice', { id, name: i % 4 < 2 ? 'same' : 'other' })),
+      );
+      t.equal(results.filter((result) => result === 'created').length, 1, `round ${round}: created once`);
+      const stored = plantsOf(await a.listPlants('alice', id === 0n ? undefined : id - 1n, 1))[0]!.name;
+      const expected = results
+        .map((_, i) => (i % 4 < 2 ? 'same' : 'other'))
+        .map((name) => (name === stored ? ['created', 'unchanged'] : ['conflict']));
+      t.ok(
+        results.every((result, i) => expected[i]!.includes(result)),
+        `round ${round}: identical content is unchanged, different content conflicts`,
+      );
+    }
+    // Creates racing deletes of the same plant: every create is answered, and the end state is consistent.
+    const mixed = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a.addPlant('bob', { id: 5n, name: 'x' }) : b.deletePlant('bob', 5n))),
+    );
+    t.ok(mixed.filter((_, i) => i % 2).every((result) => result === 'created' || result === 'unchanged'));
+  },
+);
 
 t.test('a write is answered only after its commit: another connection already sees it', onlyOn('postgres'), async (t) => {
   const url = await freshUrl(t);
@@ -139,7 +177,14 @@ t.test('tokens: hashed, timestamps in UTC ISO form, revoked ones not found', onl
   t.notOk(await store.revokeToken(id), 'revoking twice reports nothing to revoke');
   t.equal(await store.findToken(hash), undefined, 'a revoked token is not found');
   const [info] = await store.listTokens();
-  t.match(info, { id: 1, user: 'alice', createdAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, expiresAt: null, expired: false, revokedAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/ });
+  t.match(info, {
+    id: 1,
+    user: 'alice',
+    createdAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/,
+    expiresAt: null,
+    expired: false,
+    revokedAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/,
+  });
   t.equal(await store.countTokens(), 1);
 });
 

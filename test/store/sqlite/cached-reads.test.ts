@@ -39,7 +39,16 @@ function plainPage(path: string, owner: string, after: bigint | undefined, limit
 
 t.test('pages, cached or not, are the plain query serialized: same text, same next cursor', async (t) => {
   const { store, path } = openStore(t);
-  const awkward = ['plain', 'quote " inside', 'back\\slash', 'émoji 🌵 and 中文', 'line\u2028separator', '</script>', 'tab\there', 'x'.repeat(200)];
+  const awkward = [
+    'plain',
+    'quote " inside',
+    'back\\slash',
+    'émoji 🌵 and 中文',
+    'line\u2028separator',
+    '</script>',
+    'tab\there',
+    'x'.repeat(200),
+  ];
   for (const [i, name] of awkward.entries()) {
     await store.addPlant('alice', { id: BigInt(i * 3 - 9), name, ...(i % 3 === 0 ? {} : { tag: i % 3 === 1 ? '' : `tag ${i}` }) });
   }
@@ -50,7 +59,9 @@ t.test('pages, cached or not, are the plain query serialized: same text, same ne
     for (;;) {
       const plain = plainPage(path, 'alice', after, limit);
       // A first page twice: read from the database, then from the cache.
-      for (const page of after === undefined ? [await store.forRequest().listPlants('alice', after, limit), await store.forRequest().listPlants('alice', after, limit)] : [await store.forRequest().listPlants('alice', after, limit)]) {
+      for (const page of after === undefined
+        ? [await store.forRequest().listPlants('alice', after, limit), await store.forRequest().listPlants('alice', after, limit)]
+        : [await store.forRequest().listPlants('alice', after, limit)]) {
         t.same(JSON.parse(page.json), plain.plants, `limit ${limit} after ${after}`);
         t.equal(page.json, plain.json, `limit ${limit} after ${after}: byte for byte`);
         t.equal(page.lastId, plain.lastId, `limit ${limit} after ${after}: next cursor`);
@@ -111,7 +122,11 @@ t.test("another process's commit drops the cached pages", async (t) => {
 
 t.test('the cache keeps within its budget, dropping the oldest owners first', async (t) => {
   const cache = new PageCache(10_000);
-  const plants = (count: number, name: string) => toPage(Array.from({ length: count }, (_, i): PlantRow => [BigInt(i), name, null]), count);
+  const plants = (count: number, name: string) =>
+    toPage(
+      Array.from({ length: count }, (_, i): PlantRow => [BigInt(i), name, null]),
+      count,
+    );
   const page = plants(10, 'x'.repeat(30));
   for (let i = 0; i < 20; i++) cache.set(`user-${i}`, 20, page);
   t.ok(cache.bytes <= 10_000, `${cache.bytes} bytes`);
@@ -142,7 +157,11 @@ t.test("a request's handle looks for other writers at its first read, and each n
 
   const second = store.forRequest();
   insert.run(3);
-  t.same(names(await second.listPlants('alice', undefined, 10)), ['a', 'elsewhere', 'elsewhere'], 'a handle whose first read is a page looks too');
+  t.same(
+    names(await second.listPlants('alice', undefined, 10)),
+    ['a', 'elsewhere', 'elsewhere'],
+    'a handle whose first read is a page looks too',
+  );
 
   other.prepare("UPDATE tokens SET revoked_at = 'now'").run();
   t.equal(await store.forRequest().findToken(hashToken(token)), undefined, 'a token revoked elsewhere is not found by the next handle');
@@ -220,7 +239,10 @@ t.test('reads of one turn share one read batch: one look, one snapshot; a read t
     }),
     store.forRequest().listPlants('alice', 1n, 10),
   ]);
-  t.same(results.map((result) => result.status), ['fulfilled', 'rejected', 'fulfilled']);
+  t.same(
+    results.map((result) => result.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+  );
   t.notOk(store.db.inTransaction, 'the batch ended its read transaction');
 });
 
@@ -233,7 +255,10 @@ t.test('a batch reads at most MAX_BATCH_ROWS rows: the reads past them wait for 
   const before = store.readBatch.batches;
   const afters = [0n, 100n, 200n];
   // Pages of 1,000 read 1,001 rows each: one fits a batch with a token read, two do not.
-  const pages = await Promise.all([...afters.map((after) => store.forRequest().listPlants('alice', after, 1000)), store.forRequest().findToken(hashToken('pst_unknown'))]);
+  const pages = await Promise.all([
+    ...afters.map((after) => store.forRequest().listPlants('alice', after, 1000)),
+    store.forRequest().findToken(hashToken('pst_unknown')),
+  ]);
   t.ok(1001 * 2 > MAX_BATCH_ROWS && 1001 + 1 <= MAX_BATCH_ROWS, 'the sizes this test relies on');
   t.equal(store.readBatch.batches - before, 3, 'three pages of 1,000 made in one turn ran in three batches');
   afters.forEach((after, i) => {
@@ -272,5 +297,9 @@ t.test("after its request's look, a cached first page is answered without anothe
   const other = new Database(path);
   t.teardown(() => other.close());
   other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 0, 'first')").run();
-  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['first', 'a'], 'a request that arrives after that commit sees it');
+  t.same(
+    names(await store.forRequest().listPlants('alice', undefined, 10)),
+    ['first', 'a'],
+    'a request that arrives after that commit sees it',
+  );
 });

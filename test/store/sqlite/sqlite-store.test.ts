@@ -23,7 +23,11 @@ t.test('a new file is created with its folders, in WAL mode, its commits synced 
   t.equal(store.db.pragma('journal_mode', { simple: true }), 'wal');
   t.equal(store.db.pragma('synchronous', { simple: true }), 1, 'NORMAL: COMMIT does not sync; wal-sync.ts does, before any answer');
   t.ok(store.durability, 'group commits are synced by WalSync');
-  t.equal(store.db.pragma('busy_timeout', { simple: true }), 0, 'no lock is waited for on the event loop (group-commit.ts waits on timers)');
+  t.equal(
+    store.db.pragma('busy_timeout', { simple: true }),
+    0,
+    'no lock is waited for on the event loop (group-commit.ts waits on timers)',
+  );
   t.equal(store.db.pragma('user_version', { simple: true }), migrations.length);
 });
 
@@ -58,13 +62,25 @@ t.test('a file of schema 2 gains expiry and last use in place; its tokens keep w
   t.equal(store.db.pragma('user_version', { simple: true }), migrations.length);
   t.same(await store.listTokens(), [
     { id: 1, user: 'alice', createdAt: '2024-01-02T03:04:05.678Z', expiresAt: null, lastUsedAt: null, revokedAt: null, expired: false },
-    { id: 2, user: 'bob', createdAt: '2024-01-03T00:00:00.000Z', expiresAt: null, lastUsedAt: null, revokedAt: '2024-02-01T00:00:00.000Z', expired: false },
+    {
+      id: 2,
+      user: 'bob',
+      createdAt: '2024-01-03T00:00:00.000Z',
+      expiresAt: null,
+      lastUsedAt: null,
+      revokedAt: '2024-02-01T00:00:00.000Z',
+      expired: false,
+    },
   ]);
   t.same(await store.forRequest().findToken(hashToken(token)), { tokenId: 1, user: 'alice' }, 'the old token still works');
   t.same(await store.forRequest().listPlants('alice', undefined, 10), { json: '[{"name":"Kept"}]' });
   await store.close();
   const reader = new Database(path, { readonly: true });
-  t.match(reader.prepare('SELECT last_used_at FROM tokens WHERE id = 1').pluck().get(), /^\d{4}-\d\d-\d\dT/, 'its use was written on close');
+  t.match(
+    reader.prepare('SELECT last_used_at FROM tokens WHERE id = 1').pluck().get(),
+    /^\d{4}-\d\d-\d\dT/,
+    'its use was written on close',
+  );
   reader.close();
 });
 
@@ -82,7 +98,9 @@ t.test('processes opening one new file at once apply each migration once', async
   // A barrier, not a fixed pause: each process loads the store, says so, and opens the file when
   // told; it is told once all four are ready, so they open it together.
   const script = `const { SqliteStore } = await import(${JSON.stringify(storeModule)}); process.stdout.write('ready\\n'); process.stdin.once('data', () => { new SqliteStore(process.argv[1]).close(); process.exit(0); });`;
-  const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, path], { stdio: ['pipe', 'pipe', 'pipe'] }));
+  const children = Array.from({ length: 4 }, () =>
+    spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, path], { stdio: ['pipe', 'pipe', 'pipe'] }),
+  );
   const exits = children.map((child) => {
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += String(chunk)));
@@ -131,32 +149,44 @@ t.test('one failing write in a batch is undone alone; its neighbours commit', as
     store.writes.run(() => twoRows.run(), { oneStatement: true }),
     store.writes.run(() => insert.run(5n), { oneStatement: true }),
   ]);
-  t.same(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+  t.same(
+    outcomes.map((outcome) => outcome.status),
+    ['fulfilled', 'rejected', 'rejected', 'fulfilled', 'rejected', 'fulfilled'],
+  );
   t.equal(store.writes.commits, 1, 'one transaction');
   const reader = new Database(path, { readonly: true });
   t.same(reader.prepare("SELECT id FROM plants WHERE owner = 'alice' ORDER BY id").pluck().all(), [1, 3, 5]);
   reader.close();
 });
 
-t.test('a write whose failure ends the transaction (as disk full or an I/O error do) fails its whole batch, and nothing of it is kept', async (t) => {
-  const { store, path } = openStore(t);
-  const insert = store.db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'x')");
-  const rollback = store.db.prepare('ROLLBACK');
-  const outcomes = await Promise.allSettled([
-    store.writes.run(() => insert.run(1n), { oneStatement: true }),
-    store.writes.run(() => {
-      rollback.run();
-      throw new Error('the transaction ended under this write');
-    }, { oneStatement: true }),
-    store.writes.run(() => insert.run(3n), { oneStatement: true }),
-  ]);
-  t.same(outcomes.map((outcome) => outcome.status), ['rejected', 'rejected', 'rejected']);
-  t.notOk(store.db.inTransaction);
-  t.equal(await store.writes.run(() => insert.run(4n).changes, { oneStatement: true }), 1, 'the next write commits');
-  const reader = new Database(path, { readonly: true });
-  t.same(reader.prepare("SELECT id FROM plants WHERE owner = 'alice' ORDER BY id").pluck().all(), [4], 'the failed batch left nothing');
-  reader.close();
-});
+t.test(
+  'a write whose failure ends the transaction (as disk full or an I/O error do) fails its whole batch, and nothing of it is kept',
+  async (t) => {
+    const { store, path } = openStore(t);
+    const insert = store.db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'x')");
+    const rollback = store.db.prepare('ROLLBACK');
+    const outcomes = await Promise.allSettled([
+      store.writes.run(() => insert.run(1n), { oneStatement: true }),
+      store.writes.run(
+        () => {
+          rollback.run();
+          throw new Error('the transaction ended under this write');
+        },
+        { oneStatement: true },
+      ),
+      store.writes.run(() => insert.run(3n), { oneStatement: true }),
+    ]);
+    t.same(
+      outcomes.map((outcome) => outcome.status),
+      ['rejected', 'rejected', 'rejected'],
+    );
+    t.notOk(store.db.inTransaction);
+    t.equal(await store.writes.run(() => insert.run(4n).changes, { oneStatement: true }), 1, 'the next write commits');
+    const reader = new Database(path, { readonly: true });
+    t.same(reader.prepare("SELECT id FROM plants WHERE owner = 'alice' ORDER BY id").pluck().all(), [4], 'the failed batch left nothing');
+    reader.close();
+  },
+);
 
 t.test('pages continue after the last id of the previous page', async (t) => {
   const { store } = openStore(t);

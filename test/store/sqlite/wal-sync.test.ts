@@ -120,10 +120,16 @@ t.test('writes made during a sync wait for it, then share the next commit and it
   t.equal(held.length, 1, 'one sync under way');
   await release();
   await until(() => first.settled && store.writes.commits === 2, 5000, 'the first answered, then the next commit');
-  t.notOk(later.some((write) => write.settled), 'the later writes wait for their own sync');
+  t.notOk(
+    later.some((write) => write.settled),
+    'the later writes wait for their own sync',
+  );
   await release();
   await until(() => later.every((write) => write.settled), 5000, 'their answers');
-  t.same(later.map((write) => write.value), ['created', true]);
+  t.same(
+    later.map((write) => write.value),
+    ['created', true],
+  );
   t.equal(store.writes.commits, 2, 'both shared one commit');
 });
 
