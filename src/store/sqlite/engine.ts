@@ -39,22 +39,25 @@ export type SyncFile = (fd: number, done: (error: Error | null) => void) => void
 export const MAX_ROUND_ROWS = 2000;
 /** Writes one transaction commits at most. */
 const MAX_BATCH = 1000;
-/** Pauses between tries for a write lock another process holds: its commits last a millisecond or two. */
-const RETRY_DELAYS_MS = [1, 2, 5, 10, 20, 25];
+/**
+ * Pause between tries for a write lock another process holds: its commits last a millisecond or two,
+ * and a try that finds the lock taken costs microseconds.
+ */
+const LOCK_RETRY_MS = 2;
 
-interface Read {
-  kind: 'read';
+interface Operation {
   run: () => unknown;
-  rows: number;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
-interface Write {
+interface Read extends Operation {
+  kind: 'read';
+  rows: number;
+}
+
+interface Write extends Operation {
   kind: 'write';
-  run: () => unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
   /** performance.now() past which it stops waiting for the write lock. */
   deadline: number;
   /** Its request's async context, kept only while someone listens to commits (traces put the commit under it). */
@@ -80,7 +83,6 @@ export class Engine {
   #syncing = false;
   /** Writes wait for another process's write lock until this timer fires. */
   #lockWait: NodeJS.Timeout | undefined;
-  #busyTries = 0;
   /** Set by a failed sync: nothing committed since the last good one can be trusted, so the store stops. */
   #failure: Error | undefined;
   #version: unknown;
@@ -184,7 +186,7 @@ export class Engine {
   }
 
   #runReads(reads: Read[]): void {
-    const { begin, commit, dataVersion } = this.#sql;
+    const { begin, dataVersion } = this.#sql;
     let begun = false;
     try {
       // BEGIN takes no lock; the look starts the read transaction, so every read of the round sees
@@ -197,7 +199,7 @@ export class Engine {
         this.#options.onForeignCommit();
       }
     } catch (error) {
-      if (begun) commit.run(); // only a transaction of its own
+      if (begun) this.#end(); // only a transaction of its own
       for (const read of reads) read.reject(this.#options.health.refuse(error));
       return;
     }
@@ -208,7 +210,16 @@ export class Engine {
         read.reject(this.#options.health.refuse(error));
       }
     }
-    commit.run(); // a read transaction has nothing to write: COMMIT only ends it
+    this.#end();
+  }
+
+  /** Ends a read transaction: it has nothing to write, so COMMIT only ends it (after damage met, ROLLBACK must). */
+  #end(): void {
+    try {
+      this.#sql.commit.run();
+    } catch {
+      if (this.#db.inTransaction) this.#sql.rollback.run();
+    }
   }
 
   #runWrites(batch: Write[]): void {
@@ -219,7 +230,6 @@ export class Engine {
       for (const write of batch) write.reject(this.#options.health.refuse(error));
       return;
     }
-    this.#busyTries = 0;
     let durable: Promise<unknown[]>;
     try {
       durable = commits.hasSubscribers
@@ -309,19 +319,15 @@ export class Engine {
       const seconds = Math.max(1, Math.ceil(this.#options.lockTimeoutMs / 1000));
       batch.shift()!.reject(retryLater(new DatabaseBusy(seconds), seconds));
     }
+    if (batch.length === 0) return;
     this.#queue = [...batch, ...this.#queue];
-    if (batch.length === 0) {
-      this.#busyTries = 0;
-      return;
-    }
-    const pause = RETRY_DELAYS_MS[Math.min(this.#busyTries++, RETRY_DELAYS_MS.length - 1)]!;
     // One last try exactly at the oldest write's deadline, before it gives up.
     this.#lockWait = setTimeout(
       () => {
         this.#lockWait = undefined;
         this.#schedule();
       },
-      Math.min(pause, batch[0]!.deadline - now),
+      Math.min(LOCK_RETRY_MS, batch[0]!.deadline - now),
     );
   }
 }
