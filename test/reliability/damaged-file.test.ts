@@ -52,9 +52,9 @@ t.test('damage met while serving: 503, one error naming the file, /readyz 503', 
     url = /<([^>]+)>; rel="next"/.exec(String(answer.headers.link ?? ''))?.[1];
   }
   t.ok(damaged, 'a read met the damage');
-  t.equal(damaged!.status, 503);
-  t.match(damaged!.headers['retry-after'], /^\d+$/);
-  t.match(damaged!.json(), { error: 503, message: /database file is damaged/ });
+  t.equal(damaged.status, 503);
+  t.match(damaged.headers['retry-after'], /^\d+$/);
+  t.match(damaged.json(), { error: 503, message: /database file is damaged/ });
   const errors = lines.map((line) => JSON.parse(line)).filter((line) => line.level === 50 && String(line.msg).includes(path));
   t.equal(errors.length, 1, 'one error names the file');
   t.match(errors[0]?.msg, /damaged.*(backup|\.recover)/);

@@ -14,7 +14,7 @@ function mountTmpfs(dir: string): string | undefined {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir], { stdio: 'pipe' });
     return undefined;
   } catch (error) {
-    return `cannot mount a tmpfs here (${String((error as Error).message).split('\n')[0]}); the disk-full test needs root`;
+    return `cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]}); the disk-full test needs root`;
   }
 }
 
@@ -52,9 +52,9 @@ t.test('a full disk: 503 and Retry-After, one error naming the file, /readyz 503
     }
   }
   t.ok(full, `a create was refused once the disk filled (after ${id - 2} more)`);
-  t.equal(full!.status, 503);
-  t.match(full!.headers['retry-after'], /^\d+$/);
-  t.match(full!.json(), { error: 503, message: /disk is full; nothing was changed/ });
+  t.equal(full.status, 503);
+  t.match(full.headers['retry-after'], /^\d+$/);
+  t.match(full.json(), { error: 503, message: /disk is full; nothing was changed/ });
   t.equal((await create(id + 1)).status, 503, 'still full');
   const errors = lines.map((line) => JSON.parse(line)).filter((line) => line.level === 50 && String(line.msg).includes(path));
   t.equal(errors.length, 1, 'one error names the file, however many writes are refused');
