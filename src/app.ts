@@ -68,7 +68,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(gracefulClose);
   await app.register(corsPolicy, { origins: config.corsOrigins });
   await app.register(jsonBody);
-  await app.register(storePlugin, { store: options.store ?? (await openStore(config)) });
+  await app.register(storePlugin, { store: options.store ?? (await openStore(config, app.log)) });
   await app.register(sharedLimits, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
   // Imported only when on, like tracing: prom-client (and the OpenTelemetry API it loads) stays out of a process without metrics.
   if (config.metricsPort !== undefined) {

@@ -69,6 +69,16 @@ export const DatabaseBusy = createError(
   'Another process is writing to the database; nothing was changed. Retry in %s seconds.',
   503,
 );
+export const DiskFull = createError(
+  'PLANT_STORE_DISK_FULL',
+  "The database's disk is full; nothing was changed. Reads still work. Retry in %s seconds.",
+  503,
+);
+export const DatabaseDamaged = createError(
+  'PLANT_STORE_DATABASE_DAMAGED',
+  'The database file is damaged; nothing was changed and the operators are told. Retry in %s seconds.',
+  503,
+);
 
 /** An error that says when to try again; the error handler sends `retryAfter` as the Retry-After header. */
 export function retryLater<E extends Error>(error: E, seconds: number): E & { retryAfter: number } {

@@ -19,7 +19,7 @@ export interface StoreCallTime extends StoreCallContext {
   seconds: number;
 }
 
-/** One transaction of SQLite's group commit: `batchSize` writes share it and its sync (wal-sync.ts). */
+/** One transaction of SQLite's group commit: `batchSize` writes share it and its sync (store/sqlite/engine.ts). */
 export interface CommitContext {
   store: 'sqlite';
   batchSize: number;

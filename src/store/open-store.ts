@@ -1,12 +1,13 @@
 // Chooses the store the configuration names: PostgreSQL when DATABASE_URL is set, else the SQLite file.
 import type { Config } from '../config.js';
 import type { Store } from './plant-store.js';
+import type { StoreLog } from './sqlite/storage-health.js';
 
 type StoreConfig = Pick<Config, 'databasePath'> &
   Partial<Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseTimeoutMs' | 'writeLockTimeoutMs'>>;
 
 /** Each store's driver is imported only when it is the one configured: pg alone holds about 10 MB. */
-export async function openStore(config: StoreConfig): Promise<Store> {
+export async function openStore(config: StoreConfig, log?: StoreLog): Promise<Store> {
   if (config.databaseUrl !== undefined) {
     const { PostgresStore } = await import('./postgres/postgres-store.js');
     return PostgresStore.open({
@@ -16,5 +17,5 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     });
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
-  return new SqliteStore(config.databasePath, { lockTimeoutMs: config.writeLockTimeoutMs });
+  return new SqliteStore(config.databasePath, { lockTimeoutMs: config.writeLockTimeoutMs, log });
 }

@@ -1,5 +1,5 @@
 // Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date. The store's
-// connection then makes its commits durable off the event loop instead (wal-sync.ts).
+// connection then makes its commits durable off the event loop instead (engine.ts).
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -74,7 +74,7 @@ export function openDatabase(path: string): SqliteDatabase {
   db.pragma('foreign_keys = ON');
   migrate(db);
   // From here on nothing waits for a lock on the event loop, where a wait would stop every
-  // request: writes wait for the write lock on timers (group-commit.ts), and reads in WAL mode
+  // request: writes wait for the write lock on timers (engine.ts), and reads in WAL mode
   // never wait for a writer.
   db.pragma('busy_timeout = 0');
   return db;

@@ -1,146 +1,232 @@
-// The SQLite store: statements prepared once, plain SQL, writes through group commit, reads through a per-request handle.
-import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo } from '../plant-store.js';
-import { CachedReads } from './cached-reads.js';
-import { openDatabase, type SqliteDatabase } from './database.js';
-import { GroupCommit, type WriteQueue } from './group-commit.js';
-import { ReadBatch } from './read-batch.js';
-import { SqliteRequestStore } from './request-store.js';
+// The SQLite store: plain SQL prepared once, row mappers, and the caches of first pages and token
+// owners. Every statement runs through the engine (engine.ts), which says why answers are durable and fresh.
+import { LRUCache } from 'lru-cache';
+import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
+import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
-import { WalSync, type SyncFile } from './wal-sync.js';
+import { openDatabase, type SqliteDatabase } from './database.js';
+import { Engine, type SyncFile } from './engine.js';
+import { StorageHealth, type StoreLog } from './storage-health.js';
+
+/** Longest a write waits for the write lock by default (WRITE_LOCK_TIMEOUT_MS). */
+export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
+/** Enough for the first pages of thousands of users, small next to the process. */
+const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
+/** Roughly what a cached page costs beyond its own bytes (pagination/page.ts counts those). */
+const PAGE_OVERHEAD_BYTES = 120;
+/** Active tokens remembered; past this many the memory is simply cleared. */
+const TOKEN_CACHE_ENTRIES = 10_000;
+
+type TokenRow = [id: number, user: string, expiresAt: string | null];
 
 function prepare(db: SqliteDatabase) {
+  const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
   return {
     insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
-    findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?'),
+    findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?').raw(),
     delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
-    addToken: db.prepare("INSERT INTO tokens (user, hash, created_at, expires_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ'), ?)"),
+    // `LIMIT ? + 0`, not `LIMIT ?`: SQLite's planner reads a bare LIMIT parameter, so binding it
+    // expires the statement and every execution is prepared again (4 us of a 20-row page).
+    firstPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = ? ORDER BY id LIMIT ? + 0').raw().safeIntegers(),
+    nextPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = ? AND id > ? ORDER BY id LIMIT ? + 0').raw().safeIntegers(),
+    findToken: db.prepare('SELECT id, user, expires_at FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
+    addToken: db.prepare(`INSERT INTO tokens (user, hash, created_at, expires_at) VALUES (?, ?, ${now}, ?)`),
     listTokens: db.prepare(
       'SELECT id, user, created_at AS createdAt, expires_at AS expiresAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM tokens ORDER BY id',
     ),
     // Text comparison is time order: every time here has the same ISO form (strftime's %f and toISOString agree).
     noteUse: db.prepare('UPDATE tokens SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)'),
-    revokeToken: db.prepare("UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ') WHERE id = ? AND revoked_at IS NULL"),
+    revokeToken: db.prepare(`UPDATE tokens SET revoked_at = ${now} WHERE id = ? AND revoked_at IS NULL`),
     countTokens: db.prepare('SELECT count(*) FROM tokens').pluck(),
-    ping: db.prepare('SELECT 1 FROM plants LIMIT 1'),
   };
 }
 
-/** The writes below change the file with one statement (the rest of each only reads or touches the cache). */
-const ONE_STATEMENT = { oneStatement: true };
-
 export interface SqliteStoreOptions {
-  /**
-   * How writes commit: group commit by default, waiting for the lock up to `lockTimeoutMs`.
-   * The benchmark passes another, one commit per request, to measure what group commit is worth.
-   */
-  writes?: (db: SqliteDatabase) => WriteQueue;
-  /** Longest a group-committed write waits for the write lock (WRITE_LOCK_TIMEOUT_MS); GroupCommit's default when absent. */
+  /** Longest a write waits for the write lock (WRITE_LOCK_TIMEOUT_MS). */
   lockTimeoutMs?: number | undefined;
-  /** How the WAL file is synced after each group commit: fs.fdatasync by default (tests control its timing). */
+  /** Where a full disk or a damaged file is reported (the app's logger). */
+  log?: StoreLog | undefined;
+  /** How the WAL file is synced after each commit: fs.fdatasync by default (tests control its timing). */
   syncFile?: SyncFile;
   /** How token uses are batched (tests shorten the wait). */
   tokenUses?: Omit<TokenUsesOptions, 'now'>;
 }
 
+/** A token's owner, and when it expires (ms since the epoch; Infinity: never). */
+interface CachedToken {
+  owner: TokenOwner;
+  expiresAt: number;
+}
+
 export class SqliteStore implements Store {
   readonly kind = 'sqlite';
-  readonly db: SqliteDatabase;
+  readonly #db: SqliteDatabase;
   readonly #sql: ReturnType<typeof prepare>;
-  readonly writes: WriteQueue;
-  readonly reads: CachedReads;
-  readonly readBatch: ReadBatch;
-  readonly tokenUses: TokenUses;
-  /** Syncs group commits off the event loop; absent for an in-memory database and for other write policies. */
-  readonly durability: WalSync | undefined;
+  readonly #engine: Engine;
+  readonly #health: StorageHealth;
+  readonly #uses: TokenUses;
+  /**
+   * First pages, per owner and then page size, within a budget of bytes (owners used least recently
+   * go first). This store's writes drop the pages they change, inside the write. A changed entry is
+   * set again, so that its size is counted again.
+   */
+  readonly #pages = new LRUCache<string, ReadonlyMap<number, PlantPage>>({
+    maxSize: PAGE_CACHE_BYTES,
+    sizeCalculation: (pages) => [...pages.values()].reduce((sum, page) => sum + page.bytes + PAGE_OVERHEAD_BYTES, 0),
+  });
+  /** Owners of active tokens by hash; unknown and revoked tokens are not kept, so guesses cannot fill memory. */
+  readonly #tokens = new Map<TokenHash, CachedToken>();
   #closing: Promise<void> | undefined;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
-    this.db = openDatabase(path);
-    this.#sql = prepare(this.db);
-    this.durability = options.writes === undefined && !this.db.memory ? new WalSync(this.db, options.syncFile) : undefined;
-    this.writes =
-      options.writes?.(this.db) ?? new GroupCommit(this.db, { lockTimeoutMs: options.lockTimeoutMs, durability: this.durability });
-    this.reads = new CachedReads(this.db);
-    this.readBatch = new ReadBatch(this.db, this.reads, this.durability);
-    // One transaction per batch, through the write queue: it shares a commit with the plant writes of the moment.
-    // This connection's own commits do not change its data_version, so they drop nothing from its cache.
-    this.tokenUses = new TokenUses(
+    this.#db = openDatabase(path);
+    this.#sql = prepare(this.#db);
+    this.#health = new StorageHealth(path, options.log);
+    this.#engine = new Engine(this.#db, {
+      lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+      syncFile: options.syncFile,
+      health: this.#health,
+      onForeignCommit: () => {
+        this.#pages.clear();
+        this.#tokens.clear();
+      },
+    });
+    // Token uses share the commit of the plant writes of the moment.
+    this.#uses = new TokenUses(
       (uses) =>
-        this.writes.run(() => {
+        this.#engine.write(() => {
           for (const [id, at] of uses) this.#sql.noteUse.run({ id, at: new Date(at).toISOString() });
         }),
       options.tokenUses,
     );
   }
 
+  /**
+   * A request's handle. A first page may come from the cache, which is as fresh as the engine's last
+   * look: at once when this request's handle has already looked (that look came after the request
+   * arrived), else in the next round, after its look.
+   */
   forRequest(): PlantStore {
-    return new SqliteRequestStore(this.readBatch, this.reads, this, this.tokenUses);
+    let looked = false;
+    const read = <T>(run: () => T, rows?: number) =>
+      this.#engine.read(() => {
+        looked = true;
+        return run();
+      }, rows);
+    const cached = (owner: string, after: bigint | undefined, limit: number) =>
+      after === undefined ? this.#pages.get(owner)?.get(limit) : undefined;
+    return {
+      findToken: (hash) =>
+        read(() => {
+          const owner = this.#tokenOwner(hash);
+          if (owner !== undefined) this.#uses.used(owner.tokenId); // noted only: written later, off the request
+          return owner;
+        }),
+      listPlants: (owner, after, limit) => {
+        const page = looked ? cached(owner, after, limit) : undefined;
+        if (page !== undefined) return Promise.resolve(page);
+        return read(() => cached(owner, after, limit) ?? this.#readPage(owner, after, limit), rowsToRead(limit));
+      },
+      addPlant: (owner, plant) => this.#addPlant(owner, plant),
+      deletePlant: (owner, id) => this.#deletePlant(owner, id),
+    };
   }
 
-  /** The writes of every handle (SqliteRequestStore forwards them here). */
-  addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
+  #readPage(owner: string, after: bigint | undefined, limit: number): PlantPage {
+    if (after !== undefined) return toPage(this.#sql.nextPage.all(owner, after, rowsToRead(limit)) as PlantRow[], limit);
+    const page = toPage(this.#sql.firstPage.all(owner, rowsToRead(limit)) as PlantRow[], limit);
+    this.#pages.set(owner, new Map(this.#pages.peek(owner)).set(limit, page));
+    return page;
+  }
+
+  #addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
     const tag = plant.tag ?? null;
-    return this.writes.run(() => {
+    return this.#engine.write(() => {
       if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
-        // Inside the write's transaction, synchronously: no read can see the cache in between.
-        this.reads.created(owner, plant.id);
+        // A full first page keeps its plants and cursor when the new id sorts after its last one.
+        this.#keepPages(owner, (page) => page.lastId !== undefined && plant.id > page.lastId);
         return 'created';
       }
-      const existing = this.#sql.findOne.get(owner, plant.id) as { name: string; tag: string | null };
-      return existing.name === plant.name && existing.tag === tag ? 'unchanged' : 'conflict';
-    }, ONE_STATEMENT);
+      const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
+      return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
+    });
   }
 
-  deletePlant(owner: string, id: bigint): Promise<boolean> {
-    return this.writes.run(() => {
-      this.reads.forget(owner);
+  #deletePlant(owner: string, id: bigint): Promise<boolean> {
+    return this.#engine.write(() => {
+      this.#pages.delete(owner);
       return this.#sql.delete.run(owner, id).changes === 1;
-    }, ONE_STATEMENT);
+    });
   }
 
   addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
     const bytes = Buffer.from(hash, 'base64');
     const expires = expiresAt?.toISOString() ?? null;
-    return this.writes.run(() => Number(this.#sql.addToken.run(user, bytes, expires).lastInsertRowid), ONE_STATEMENT);
+    return this.#engine.write(() => Number(this.#sql.addToken.run(user, bytes, expires).lastInsertRowid));
   }
 
-  async listTokens(): Promise<TokenInfo[]> {
-    const now = Date.now(); // the clock CachedReads checks expiry against
-    return (this.#sql.listTokens.all() as Array<Omit<TokenInfo, 'expired'>>).map((token) => ({
-      ...token,
-      expired: token.expiresAt !== null && Date.parse(token.expiresAt) <= now,
-    }));
+  listTokens(): Promise<TokenInfo[]> {
+    return this.#engine.read(() => {
+      const now = Date.now(); // the clock #tokenOwner checks expiry against
+      return (this.#sql.listTokens.all() as Array<Omit<TokenInfo, 'expired'>>).map((token) => ({
+        ...token,
+        expired: token.expiresAt !== null && Date.parse(token.expiresAt) <= now,
+      }));
+    });
   }
 
   revokeToken(id: number): Promise<boolean> {
-    return this.writes.run(() => {
-      this.reads.forgetTokens(); // inside the write, like pages: no lookup can come in between
+    return this.#engine.write(() => {
+      this.#tokens.clear();
       return this.#sql.revokeToken.run(id).changes === 1;
-    }, ONE_STATEMENT);
+    });
   }
 
-  async countTokens(): Promise<number> {
-    return this.#sql.countTokens.get() as number;
+  countTokens(): Promise<number> {
+    return this.#engine.read(() => this.#sql.countTokens.get() as number);
   }
 
+  /** Readable, not stopped by a failed sync, not damaged, and with room to write. */
   async isReady(): Promise<boolean> {
-    if (this.durability?.failure !== undefined) return false;
+    if (this.#engine.failure !== undefined || !this.#db.open) return false;
     try {
-      this.#sql.ping.get();
-      return true;
+      await this.#engine.read(() => this.#sql.countTokens.get());
     } catch {
       return false;
     }
+    return this.#health.ready();
   }
 
   /** Once, however often it is called: the uses not written yet, then the file. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
-      await this.tokenUses.close();
-      await this.durability?.synced();
-      if (this.db.open) this.db.close();
-      this.durability?.close();
+      await this.#uses.close();
+      await this.#engine.close();
+      if (this.#db.open) this.#db.close();
     })();
     return this.#closing;
+  }
+
+  /** Keeps only the owner's first pages for which `unchanged` says yes. */
+  #keepPages(owner: string, unchanged: (page: PlantPage) => boolean): void {
+    const pages = this.#pages.peek(owner);
+    if (pages === undefined) return;
+    const kept = new Map([...pages].filter(([, page]) => unchanged(page)));
+    if (kept.size > 0) this.#pages.set(owner, kept);
+    else this.#pages.delete(owner);
+  }
+
+  /** Expiry is checked at every lookup, cached or not, against this process's clock (SQLite's own). */
+  #tokenOwner(hash: TokenHash): TokenOwner | undefined {
+    let known = this.#tokens.get(hash);
+    if (known === undefined) {
+      const row = this.#sql.findToken.get(Buffer.from(hash, 'base64')) as TokenRow | undefined;
+      if (row === undefined) return undefined;
+      if (this.#tokens.size >= TOKEN_CACHE_ENTRIES) this.#tokens.clear();
+      known = { owner: { tokenId: row[0], user: row[1] }, expiresAt: row[2] === null ? Infinity : Date.parse(row[2]) };
+      this.#tokens.set(hash, known);
+    }
+    // Tokens that never expire, nearly all of them, skip the clock.
+    return known.expiresAt !== Infinity && Date.now() >= known.expiresAt ? undefined : known.owner;
   }
 }

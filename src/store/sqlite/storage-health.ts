@@ -1,0 +1,69 @@
+// What the SQLite file allows now: a full disk or a damaged file refuses with 503 and Retry-After,
+// turns /readyz to 503, and is logged as an error naming the file, once (and again when it mends).
+import { statfs } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { DatabaseDamaged, DiskFull, retryLater } from '../../errors.js';
+
+/** Where the store reports what happens to its file (the app's logger; pino's signature). */
+export interface StoreLog {
+  error(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+const silent: StoreLog = { error: () => undefined, info: () => undefined };
+/** Free space at which a disk that was full counts as writable again: room for a few hundred WAL frames. */
+const MIN_ROOM_BYTES = 1024 * 1024;
+const RETRY_SECONDS = 30;
+
+const codeOf = (error: unknown) => String((error as { code?: unknown } | null)?.code);
+
+export class StorageHealth {
+  #full = false;
+  #damaged = false;
+  readonly #file: string;
+  readonly #log: StoreLog;
+
+  constructor(file: string, log: StoreLog = silent) {
+    this.#file = file === ':memory:' ? file : resolve(file);
+    this.#log = log;
+  }
+
+  /** The error a request is given for `error`: a full disk or a damaged file become a 503; anything else stays as it is. */
+  refuse(error: unknown): unknown {
+    const code = codeOf(error);
+    if (code === 'SQLITE_FULL') {
+      if (!this.#full) {
+        this.#log.error({ file: this.#file, err: error }, `the disk holding ${this.#file} is full: writes answer 503 until there is room`);
+      }
+      this.#full = true;
+      return retryLater(new DiskFull(RETRY_SECONDS), RETRY_SECONDS);
+    }
+    if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+      if (!this.#damaged) {
+        this.#log.error(
+          { file: this.#file, err: error },
+          `the database file ${this.#file} is damaged (${(error as Error).message}): answering 503; ` +
+            `stop Plant Store and restore a backup, or rebuild the file with sqlite3's .recover (docs/reliability.md)`,
+        );
+      }
+      this.#damaged = true;
+      return retryLater(new DatabaseDamaged(RETRY_SECONDS), RETRY_SECONDS);
+    }
+    return error;
+  }
+
+  /** A write reached the disk: a disk that was full has room again. */
+  wrote(): void {
+    if (!this.#full) return;
+    this.#full = false;
+    this.#log.info({ file: this.#file }, `writes to ${this.#file} succeed again`);
+  }
+
+  /** False while the file is damaged, or while its disk is still full. */
+  async ready(): Promise<boolean> {
+    if (this.#damaged) return false;
+    if (!this.#full) return true;
+    const { bavail, bsize } = await statfs(dirname(this.#file));
+    return bavail * bsize >= MIN_ROOM_BYTES;
+  }
+}
