@@ -1,25 +1,68 @@
-// The metrics port: GET /metrics answers the registry's Prometheus text; everything else is 404.
+// The metrics port: GET /metrics answers the registry's Prometheus text; everything else is 404. It
+// closes idle and slow connections as the API's port does, and renders the text at most once a
+// second however many scrapers ask: a scrape in that second gets the same text, so a crowd of
+// scrapers costs the API's event loop one render a second, not one each.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
 const PATH = '/metrics';
+/** A rendered text is served again for this long. */
+export const RENDER_EVERY_MS = 1000;
+/** Scrapers served at once; more connections wait in the kernel's backlog. */
+const MAX_CONNECTIONS = 64;
 
-export function metricsServer(registry: Registry, onError: (error: unknown) => void): Server {
-  return createServer((request, response) => {
-    const path = request.url?.split('?', 1)[0];
-    if (path !== PATH || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`Not found: this port serves GET ${PATH} only.\n`);
-      return;
+export interface MetricsServerOptions {
+  /** The API's own timeouts (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** How long a rendered text is served again (RENDER_EVERY_MS; tests lengthen it). */
+  renderEveryMs?: number;
+}
+
+export function metricsServer(registry: Registry, onError: (error: unknown) => void, options: MetricsServerOptions): Server {
+  const renderEveryMs = options.renderEveryMs ?? RENDER_EVERY_MS;
+  let rendered: { text: Promise<string>; at: number } | undefined;
+  const render = () => {
+    const now = performance.now();
+    if (rendered === undefined || now - rendered.at >= renderEveryMs) {
+      rendered = { text: registry.metrics(), at: now };
+      // A failed render is not served again: the next scrape tries anew.
+      const failed = rendered;
+      failed.text.catch(() => {
+        if (rendered === failed) rendered = undefined;
+      });
     }
-    registry.metrics().then(
-      (text) => void response.writeHead(200, { 'content-type': registry.contentType }).end(text),
-      (error: unknown) => {
-        onError(error);
-        response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The metrics could not be collected; see the log.\n');
-      },
-    );
-  });
+    return rendered.text;
+  };
+  const server = createServer(
+    {
+      headersTimeout: options.headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs,
+      keepAliveTimeout: options.keepAliveTimeoutMs,
+      // Node enforces the timeouts only when it checks its connections; check every second.
+      connectionsCheckingInterval: 1000,
+    },
+    (request, response) => {
+      const path = request.url?.split('?', 1)[0];
+      if (path !== PATH || (request.method !== 'GET' && request.method !== 'HEAD')) {
+        response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`Not found: this port serves GET ${PATH} only.\n`);
+        return;
+      }
+      render().then(
+        (text) => void response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        (error: unknown) => {
+          onError(error);
+          response
+            .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+            .end('The metrics could not be collected; see the log.\n');
+        },
+      );
+    },
+  );
+  server.maxConnections = MAX_CONNECTIONS;
+  return server;
 }
 
 /** Listens on `host`:`port` (0: any free port); resolves with the URL of /metrics. */

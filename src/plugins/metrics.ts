@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OperationId } from '../../generated/schemas.js';
 import { ServiceMetrics } from '../observability/metrics.js';
-import { close, listen, metricsServer } from '../observability/metrics-server.js';
+import { close, listen, metricsServer, type MetricsServerOptions } from '../observability/metrics-server.js';
 import { UNMATCHED } from '../observability/request-metrics.js';
 
 declare module 'fastify' {
@@ -26,10 +26,10 @@ export interface MetricsEndpoint {
 }
 
 export default fp(
-  async function metrics(app: FastifyInstance, options: { port: number; host: string }) {
+  async function metrics(app: FastifyInstance, options: { port: number; host: string } & MetricsServerOptions) {
     const port = options.port;
     const service = new ServiceMetrics(app.store);
-    const server = metricsServer(service.registry, (error) => app.log.error({ err: error }, 'collecting the metrics failed'));
+    const server = metricsServer(service.registry, (error) => app.log.error({ err: error }, 'collecting the metrics failed'), options);
     app.decorate('metrics', { service, listen: () => listen(server, port, options.host) });
 
     const requests = service.requests;

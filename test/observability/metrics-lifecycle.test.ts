@@ -1,6 +1,7 @@
 // Metrics inside one process: off means nothing at all (no port, no subscription, no decorator);
 // on, the channels feed the registry until the app closes, and a publication of the Redis helper's
 // channel counts; on PostgreSQL a real broken connection counts as a pool error.
+import { RENDER_EVERY_MS } from '../../src/observability/metrics-server.js';
 import t, { type Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { authFailures, commits, rateLimited, rateLimitStoreErrors, storeCallTimes, storeCalls } from '../../src/observability/channels.js';
@@ -28,8 +29,15 @@ const anySubscribed = () => CHANNELS.some((channel) => channel.hasSubscribers);
 const listeners = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
 const noListeners = () => until(() => listeners() === 0, 2000, 'every TCP server of this process closed');
 
+const lastScrape = new Map<string, number>();
+
+/** A fresh render: the port serves one render a second (RENDER_EVERY_MS), so a scrape waits out the last one's second. */
 async function scrape(url: string): Promise<Exposition> {
-  return parsePrometheusText(await (await fetch(url)).text());
+  const wait = (lastScrape.get(url) ?? -Infinity) + RENDER_EVERY_MS - performance.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 10));
+  const text = await (await fetch(url)).text();
+  lastScrape.set(url, performance.now()); // after the answer: the render it got began before this
+  return parsePrometheusText(text);
 }
 
 async function withMetrics(t: Test): Promise<{ app: FastifyInstance; url: string }> {
