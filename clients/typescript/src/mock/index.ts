@@ -37,11 +37,15 @@ function answer(request: Request, status: number, body?: string, headers: Record
 const refuse = (request: Request, status: number, message: string, headers: Record<string, string> = {}) =>
   answer(request, status, JSON.stringify({ error: status, message }), headers);
 
-class Refusal {
+/** A request the service refuses: its status, the Error's message and any header the refusal carries. */
+class Refusal extends Error {
   constructor(
     readonly status: number,
-    readonly message: string,
-  ) {}
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
 }
 
 /** The request's body as the service reads it: JSON only, UTF-8, at most 16 KiB, integers exact (bigint). */
@@ -83,32 +87,27 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
   );
   const plants = new MockPlants();
 
-  /** The caller's user, or the 401 the service answers (RFC 6750: invalid_token when a token was sent). */
+  /** The caller's user, or the 401 the service answers (RFC 6750: error="invalid_token" when a token was sent). */
   const userOf = (request: Request): string => {
     const sent = /^bearer +(\S+) *$/i.exec(request.headers.get('authorization') ?? '')?.[1];
-    if (sent === undefined) throw new Refusal(401, 'Send a bearer token: Authorization: Bearer <token>.');
+    if (sent === undefined)
+      throw new Refusal(401, 'Send a bearer token: Authorization: Bearer <token>.', { 'www-authenticate': CHALLENGE });
     const user = users.get(sent);
     if (user === undefined)
-      throw new Refusal(401, 'The bearer token is not valid; it may have expired or been revoked. Ask for a new one.');
+      throw new Refusal(401, 'The bearer token is not valid; it may have expired or been revoked. Ask for a new one.', {
+        'www-authenticate': `${CHALLENGE}, error="invalid_token"`,
+      });
     return user;
   };
 
-  /** Runs an operation; a Refusal becomes its Error answer. */
+  /** Runs an operation for the caller's user; a Refusal becomes its Error answer. */
   const operation =
     (run: (request: Request, user: string, params: Record<string, unknown>) => Promise<HttpResponse<string>>) =>
     async ({ request, params }: { request: Request; params: Record<string, unknown> }) => {
-      let user: string;
       try {
-        user = userOf(request);
+        return await run(request, userOf(request), params);
       } catch (error) {
-        const sent = request.headers.get('authorization') !== null && /^bearer +\S/i.test(request.headers.get('authorization')!);
-        const refusal = error as Refusal;
-        return refuse(request, 401, refusal.message, { 'www-authenticate': sent ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE });
-      }
-      try {
-        return await run(request, user, params);
-      } catch (error) {
-        if (error instanceof Refusal) return refuse(request, error.status, error.message);
+        if (error instanceof Refusal) return refuse(request, error.status, error.message, error.headers);
         throw error;
       }
     };

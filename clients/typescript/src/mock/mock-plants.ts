@@ -28,7 +28,7 @@ export class MockPlants {
 
   #of(user: string): Map<bigint, Plant> {
     let plants = this.#users.get(user);
-    if (plants === undefined) this.#users.set(user, (plants = new Map()));
+    if (plants === undefined) this.#users.set(user, (plants = new Map<bigint, Plant>()));
     return plants;
   }
 
