@@ -23,12 +23,10 @@ const BODY_LIMIT = 16 * 1024;
 const CHALLENGE = 'Bearer realm="plant-store"';
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
-let requests = 0;
-
-/** Every answer the mock gives: JSON (or no body), with the request's id as the service sends it. */
+/** Every answer the mock gives: JSON (or no body), with the request's X-Request-Id, or a new one, as the service does. */
 function answer(request: Request, status: number, body?: string, headers: Record<string, string> = {}): HttpResponse<string> {
   const sent = request.headers.get('x-request-id');
-  const id = sent !== null && REQUEST_ID.test(sent) ? sent : `mock-${++requests}`;
+  const id = sent !== null && REQUEST_ID.test(sent) ? sent : `mock-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   const type: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' };
   return new HttpResponse(body ?? null, { status, headers: { ...type, 'x-request-id': id, ...headers } });
 }
@@ -52,7 +50,8 @@ class Refusal extends Error {
 async function readBody(request: Request, required: boolean): Promise<ExactJson | undefined> {
   const bytes = new Uint8Array(await request.arrayBuffer());
   const type = request.headers.get('content-type');
-  if (bytes.length === 0 && !required) return undefined;
+  // No body at all: nothing to parse (a POST without one then fails validation, "body must be object", as on the service).
+  if (bytes.length === 0 && (!required || type === null)) return undefined;
   if (bytes.length > BODY_LIMIT) throw new Refusal(413, `The request body is larger than ${BODY_LIMIT} bytes.`);
   const media = type?.split(';', 1)[0]!.trim().toLowerCase();
   if (media !== 'application/json') throw new Refusal(415, `Send the body as application/json, not ${type ?? 'without a Content-Type'}.`);
@@ -67,7 +66,7 @@ async function readBody(request: Request, required: boolean): Promise<ExactJson 
   }
   if (text.trim() === '') throw new Refusal(400, 'The body is empty; send a JSON object.');
   try {
-    return parseExactJson(text);
+    return parseExactJson(text, { refuseDifferentDuplicateKeys: true, negativeZeroIsNumber: true });
   } catch (error) {
     throw new Refusal(400, `The body is not valid JSON: ${(error as Error).message}.`);
   }
