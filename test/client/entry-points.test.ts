@@ -1,6 +1,7 @@
 // `import '@plant-store/client'` loads neither React, TanStack Query, openapi-react-query, MSW nor Ajv: they belong to the
 // `/react-query` and `/mock` entry points only (optional peer dependencies), checked by recording every module a fresh Node resolves.
 import { execFile } from 'node:child_process';
+import * as nodeModule from 'node:module';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { projectRoot } from '../helpers/paths.js';
@@ -20,7 +21,10 @@ async function loadedBy(entry: string): Promise<string[]> {
   return (JSON.parse(stdout) as string[]).map((url) => decodeURIComponent(url));
 }
 
-t.test('the main entry loads none of the optional peers', async (t) => {
+// module.registerHooks arrived in Node 22.15; on 22.14 (the oldest supported) the check cannot be made.
+const skip = 'registerHooks' in nodeModule ? false : 'module.registerHooks needs Node 22.15 or newer';
+
+t.test('the main entry loads none of the optional peers', { skip }, async (t) => {
   const loaded = await loadedBy('@plant-store/client');
   t.ok(
     loaded.some((url) => url.includes('/node_modules/openapi-fetch/')),
@@ -33,7 +37,7 @@ t.test('the main entry loads none of the optional peers', async (t) => {
   );
 });
 
-t.test('the other entries load what they are for', async (t) => {
+t.test('the other entries load what they are for', { skip }, async (t) => {
   const mock = await loadedBy('@plant-store/client/mock');
   t.ok(
     mock.some((url) => url.includes('/node_modules/msw/')),
