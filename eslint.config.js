@@ -5,7 +5,17 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/**', 'clients/typescript/dist/**', 'generated/**', '.tap/**', 'bench/results/**', 'node_modules/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'clients/typescript/dist/**',
+      'clients/typescript/src/generated/**',
+      'generated/**',
+      '.tap/**',
+      'bench/results/**',
+      'node_modules/**',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   {

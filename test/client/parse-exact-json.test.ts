@@ -77,3 +77,11 @@ t.test('a listing body becomes PlantListings; anything else is refused naming th
     t.throws(() => parsePlantListings(`[{"id":0,"name":"ok"},${item}]`), { name: 'TypeError', message: /^Item 1 of the listing/ }, item);
   }
 });
+
+t.test('read as the service reads request bodies: different duplicate keys refused, -0 a number', async (t) => {
+  const strict = { refuseDifferentDuplicateKeys: true, negativeZeroIsNumber: true };
+  t.throws(() => parseExactJson('{"name":"x","name":"y"}', strict), SyntaxError);
+  t.same(parseExactJson('{"a":{"b":1,"c":[2]},"a":{"c":[2],"b":1}}', strict), { a: { b: 1n, c: [2n] } }, 'the same value twice is allowed');
+  t.ok(Object.is(parseExactJson('-0', strict), -0), '-0 is the number -0');
+  t.same(parseExactJson('{"name":"x","name":"y"}'), { name: 'y' }, 'without the options, the last value wins, as in JSON.parse');
+});

@@ -1,4 +1,4 @@
-// Async iterators over all of a user's plants, one page after another, following rel="next": as Plants, or as listings with ids.
+// GET /plants page by page, following rel="next": one page at a time (for the query hooks), or async iterators over all of a user's plants.
 import type { Client } from 'openapi-fetch';
 import type { components, paths } from '@plant-store/client/types';
 import { nextLink } from './link-header.js';
@@ -14,12 +14,60 @@ export interface AllPlantsOptions {
 }
 
 /** How a page is asked for: the first with the caller's limit, the next ones with exactly the query of the Link target. */
-type PageRequest = { params: { query: { limit?: number } } } | { querySerializer: () => string };
+export type PageRequest = { params: { query: { limit?: number } } } | { querySerializer: () => string };
 
-interface PageAnswer<Item> {
+export interface PageAnswer<Item> {
   items: readonly Item[] | undefined;
   error: ApiError | undefined;
   response: Response;
+}
+
+/**
+ * The query of the page after `response` (its opaque cursor and limit), or undefined on the last page.
+ * The next page is GET /plants with exactly this query, sent through the same client: the token only
+ * ever goes to the base URL the client was given, whatever the Link says.
+ */
+export function nextPageQuery(response: Response): string | undefined {
+  const next = nextLink(response.headers.get('link'));
+  return next === undefined ? undefined : new URL(next, 'http://link.invalid').search.slice(1);
+}
+
+/** The request for a page: the first one, or the one a Link named (`nextPageQuery`). */
+export function pageRequest(options: AllPlantsOptions, query: string | undefined): PageRequest {
+  if (query !== undefined) return { querySerializer: () => query };
+  return { params: { query: options.limit === undefined ? {} : { limit: options.limit } } };
+}
+
+/** One page of Plants. */
+export async function plantPage(client: Client<paths>, request: PageRequest, signal?: AbortSignal): Promise<PageAnswer<Plant>> {
+  const { data, error, response } = await client.GET('/plants', { ...request, ...(signal && { signal }) });
+  return { items: data, error, response };
+}
+
+/**
+ * One page in the listing representation: each plant with its id, a bigint read digit for
+ * digit (the body is not given to JSON.parse, which would round ids past 2^53).
+ */
+export async function plantListingPage(
+  client: Client<paths>,
+  request: PageRequest,
+  signal?: AbortSignal,
+): Promise<PageAnswer<PlantListing>> {
+  const { data, error, response } = await client.GET('/plants', {
+    ...request,
+    ...(signal && { signal }),
+    headers: { accept: LISTING_MEDIA_TYPE },
+    parseAs: 'text',
+  });
+  if (data === undefined) return { items: undefined, error, response };
+  const type = response.headers.get('content-type') ?? '';
+  // A service older than the listing answers the Plant array, which has no ids: say so rather than fail on item 0.
+  if (type.split(';', 1)[0]!.trim().toLowerCase() !== LISTING_MEDIA_TYPE) {
+    throw new TypeError(
+      `GET /plants answered ${type || 'no Content-Type'} instead of ${LISTING_MEDIA_TYPE}: the service (or a proxy before it) does not offer the listing.`,
+    );
+  }
+  return { items: parsePlantListings(data), error, response };
 }
 
 /** GET /plants page after page, through `get`, until a page has no rel="next". */
@@ -27,43 +75,20 @@ async function* follow<Item>(
   options: AllPlantsOptions,
   get: (request: PageRequest) => Promise<PageAnswer<Item>>,
 ): AsyncGenerator<Item, void, undefined> {
-  let page = await get({ params: { query: options.limit === undefined ? {} : { limit: options.limit } } });
-  for (;;) {
-    const { items, error, response } = page;
+  let query: string | undefined;
+  do {
+    const { items, error, response } = await get(pageRequest(options, query));
     if (items === undefined) throw new PlantStoreError(response.status, error);
     yield* items;
-    const next = nextLink(response.headers.get('link'));
-    if (next === undefined) return;
-    // The next page is GET /plants with exactly the query of the Link target (its opaque
-    // cursor and limit), sent through this client: the token only ever goes to the base URL
-    // the client was given, whatever the Link says.
-    const query = new URL(next, 'http://link.invalid').search.slice(1);
-    page = await get({ querySerializer: () => query });
-  }
+    query = nextPageQuery(response);
+  } while (query !== undefined);
 }
 
 export function allPlants(client: Client<paths>, options: AllPlantsOptions = {}): AsyncGenerator<Plant, void, undefined> {
-  return follow(options, async (request) => {
-    const { data, error, response } = await client.GET('/plants', request);
-    return { items: data, error, response };
-  });
+  return follow(options, (request) => plantPage(client, request));
 }
 
-/**
- * The same pages in the listing representation: each plant with its id, a bigint read digit for
- * digit (the body is not given to JSON.parse, which would round ids past 2^53).
- */
+/** The same pages in the listing representation: each plant with its exact id. */
 export function allPlantListings(client: Client<paths>, options: AllPlantsOptions = {}): AsyncGenerator<PlantListing, void, undefined> {
-  return follow(options, async (request) => {
-    const { data, error, response } = await client.GET('/plants', { ...request, headers: { accept: LISTING_MEDIA_TYPE }, parseAs: 'text' });
-    if (data === undefined) return { items: undefined, error, response };
-    const type = response.headers.get('content-type') ?? '';
-    // A service older than the listing answers the Plant array, which has no ids: say so rather than fail on item 0.
-    if (type.split(';', 1)[0]!.trim().toLowerCase() !== LISTING_MEDIA_TYPE) {
-      throw new TypeError(
-        `GET /plants answered ${type || 'no Content-Type'} instead of ${LISTING_MEDIA_TYPE}: the service (or a proxy before it) does not offer the listing.`,
-      );
-    }
-    return { items: parsePlantListings(data), error, response };
-  });
+  return follow(options, (request) => plantListingPage(client, request));
 }

@@ -10,12 +10,30 @@ const TOKEN =
 
 export type ExactJson = null | boolean | bigint | number | string | ExactJson[] | { [key: string]: ExactJson };
 
+/** How request bodies are read by the service (and so by the mock): stricter than JSON.parse in two places. */
+export interface ExactJsonOptions {
+  /** A key that appears twice in an object with different values is a SyntaxError (the same value twice is allowed). */
+  refuseDifferentDuplicateKeys?: boolean;
+  /** -0 is the number -0, not the integer 0: an id is a plain integer, and -0 is not one. */
+  negativeZeroIsNumber?: boolean;
+}
+
+/** Whether two parsed values are the same JSON value (members in any order). */
+function same(a: ExactJson, b: ExactJson): boolean {
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => same(item, b[index]!));
+  }
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && same(a[key]!, b[key]!));
+}
+
 /**
  * Parses JSON text as JSON.parse does, except that an integer (no fraction, no exponent) is a
  * bigint, digit for digit. Throws a SyntaxError on anything that is not one whole JSON value.
  * Strings are read by JSON.parse itself, so their escapes mean exactly what they always do.
  */
-export function parseExactJson(text: string): ExactJson {
+export function parseExactJson(text: string, options: ExactJsonOptions = {}): ExactJson {
   let position = 0;
 
   const fail = (): never => {
@@ -35,7 +53,9 @@ export function parseExactJson(text: string): ExactJson {
   const value = (current: RegExpExecArray): ExactJson => {
     const [, string, integer, fraction, literal, mark] = current;
     if (string !== undefined) return JSON.parse(string) as string;
-    if (integer !== undefined) return fraction ? Number(integer + fraction) : BigInt(integer);
+    if (integer !== undefined) {
+      return fraction || (integer === '-0' && options.negativeZeroIsNumber) ? Number(integer + (fraction ?? '')) : BigInt(integer);
+    }
     if (literal !== undefined) return literal === 'null' ? null : literal === 'true';
     if (mark === '[') {
       const items: ExactJson[] = [];
@@ -58,7 +78,11 @@ export function parseExactJson(text: string): ExactJson {
         if (key[1] === undefined) fail();
         const name = JSON.parse(key[1]!) as string;
         punctuation(':');
-        members[name] = value(next());
+        const member = value(next());
+        if (options.refuseDifferentDuplicateKeys && Object.hasOwn(members, name) && !same(members[name]!, member)) {
+          throw new SyntaxError(`the key ${JSON.stringify(name)} appears twice with different values`);
+        }
+        members[name] = member;
         const after = next()[5];
         if (after === '}') return members;
         if (after !== ',') fail();

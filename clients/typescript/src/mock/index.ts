@@ -1,0 +1,190 @@
+// `@plant-store/client/mock`: MSW 2 request handlers that answer as the Plant Store does, in memory, validating requests with the schemas generated from openapi.yaml.
+import { http, HttpResponse, type HttpHandler } from 'msw';
+import type { components } from '@plant-store/client/types';
+import { stringifyExact } from '../exact-json.js';
+import { parseExactJson, type ExactJson } from '../parse-exact-json.js';
+import { LISTING_MEDIA_TYPE } from '../plant-listings.js';
+import { openApiDocument, openApiYaml } from '../generated/openapi.js';
+import { wantsListing } from './accept.js';
+import { decodeCursor, encodeCursor, MockPlants } from './mock-plants.js';
+import { describe, requestValidators } from './request-validation.js';
+
+type Plant = components['schemas']['Plant'];
+
+export interface PlantStoreHandlersOptions {
+  /** Where the app calls the service: `http://localhost:3000`, or in a browser a path such as `/api`. */
+  baseUrl: string;
+  /** The tokens the mock accepts: a list (each token a user of its own) or `{ token: user }` (tokens of one user share its plants). */
+  tokens: readonly string[] | Readonly<Record<string, string>>;
+}
+
+/** The service's body limit: larger bodies answer 413. */
+const BODY_LIMIT = 16 * 1024;
+const CHALLENGE = 'Bearer realm="plant-store"';
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** Every answer the mock gives: JSON (or no body), with the request's X-Request-Id, or a new one, as the service does. */
+function answer(request: Request, status: number, body?: string, headers: Record<string, string> = {}): HttpResponse<string> {
+  const sent = request.headers.get('x-request-id');
+  const id = sent !== null && REQUEST_ID.test(sent) ? sent : `mock-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  const type: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' };
+  return new HttpResponse(body ?? null, { status, headers: { ...type, 'x-request-id': id, ...headers } });
+}
+
+/** An Error `{error, message}` whose `error` is the status, as every non-2xx answer of the service. */
+const refuse = (request: Request, status: number, message: string, headers: Record<string, string> = {}) =>
+  answer(request, status, JSON.stringify({ error: status, message }), headers);
+
+/** A request the service refuses: its status, the Error's message and any header the refusal carries. */
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The request's body as the service reads it: JSON only, UTF-8, at most 16 KiB, integers exact (bigint). */
+async function readBody(request: Request, required: boolean): Promise<ExactJson | undefined> {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  const type = request.headers.get('content-type');
+  // No body at all: nothing to parse (a POST without one then fails validation, "body must be object", as on the service).
+  if (bytes.length === 0 && (!required || type === null)) return undefined;
+  if (bytes.length > BODY_LIMIT) throw new Refusal(413, `The request body is larger than ${BODY_LIMIT} bytes.`);
+  const media = type?.split(';', 1)[0]!.trim().toLowerCase();
+  if (media !== 'application/json') throw new Refusal(415, `Send the body as application/json, not ${type ?? 'without a Content-Type'}.`);
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(type!)?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    throw new Refusal(415, `Send the body in UTF-8 (charset=utf-8), not ${charset}.`);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Refusal(400, 'The body is not valid UTF-8.');
+  }
+  if (text.trim() === '') throw new Refusal(400, 'The body is empty; send a JSON object.');
+  try {
+    return parseExactJson(text, { refuseDifferentDuplicateKeys: true, negativeZeroIsNumber: true });
+  } catch (error) {
+    throw new Refusal(400, `The body is not valid JSON: ${(error as Error).message}.`);
+  }
+}
+
+/**
+ * The handlers, in the order MSW tries them: the plant operations, the open operations, then a 405
+ * for a method a path does not have and a 404 for any other path under `baseUrl`.
+ */
+export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHandler[] {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  // A Map, not a plain object: "Bearer __proto__" must not find a user.
+  const users = new Map<string, string>(
+    Array.isArray(options.tokens)
+      ? (options.tokens as readonly string[]).map((token, index) => [token, `user${index + 1}`])
+      : Object.entries(options.tokens),
+  );
+  const plants = new MockPlants();
+
+  /** The caller's user, or the 401 the service answers (RFC 6750: error="invalid_token" when a token was sent). */
+  const userOf = (request: Request): string => {
+    const sent = /^bearer +(\S+) *$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+    if (sent === undefined)
+      throw new Refusal(401, 'Send a bearer token: Authorization: Bearer <token>.', { 'www-authenticate': CHALLENGE });
+    const user = users.get(sent);
+    if (user === undefined)
+      throw new Refusal(401, 'The bearer token is not valid; it may have expired or been revoked. Ask for a new one.', {
+        'www-authenticate': `${CHALLENGE}, error="invalid_token"`,
+      });
+    return user;
+  };
+
+  /** Runs an operation for the caller's user; a Refusal becomes its Error answer. */
+  const operation =
+    (run: (request: Request, user: string, params: Record<string, unknown>) => Promise<HttpResponse<string>>) =>
+    async ({ request, params }: { request: Request; params: Record<string, unknown> }) => {
+      try {
+        return await run(request, userOf(request), params);
+      } catch (error) {
+        if (error instanceof Refusal) return refuse(request, error.status, error.message, error.headers);
+        throw error;
+      }
+    };
+
+  const open = (path: string, body: () => string, type: string) =>
+    (['get', 'head'] as const).map((method) =>
+      http[method](`${base}${path}`, ({ request }) => {
+        const response = answer(request, 200, body());
+        response.headers.set('content-type', type);
+        return response;
+      }),
+    );
+
+  return [
+    http.get(
+      `${base}/plants`,
+      operation(async (request, user) => {
+        const url = new URL(request.url);
+        const query: Record<string, string | string[]> = {};
+        for (const [name, value] of url.searchParams) {
+          const seen = query[name];
+          query[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+        }
+        const validate = requestValidators().listQuery;
+        if (!validate(query)) throw new Refusal(400, describe('querystring', validate));
+        const { limit, cursor } = query as unknown as { limit: number; cursor?: string };
+        const after = cursor === undefined ? undefined : decodeCursor(cursor);
+        if (cursor !== undefined && after === undefined)
+          throw new Refusal(400, 'querystring.cursor is not a cursor this service gave out; start again from the first page.');
+        const page = plants.page(user, after, limit);
+        const headers: Record<string, string> = { vary: 'Accept' };
+        const last = page.items.at(-1);
+        if (page.more && last !== undefined) headers.link = `</plants?limit=${limit}&cursor=${encodeCursor(last[0])}>; rel="next"`;
+        if (!wantsListing(request.headers.get('accept'))) {
+          return answer(request, 200, JSON.stringify(page.items.map(([, plant]) => plant)), headers);
+        }
+        const response = answer(request, 200, stringifyExact(page.items.map(([id, plant]) => ({ id, ...plant }))), headers);
+        response.headers.set('content-type', `${LISTING_MEDIA_TYPE}; charset=utf-8`);
+        return response;
+      }),
+    ),
+    http.post(
+      `${base}/plants`,
+      operation(async (request, user) => {
+        const body = await readBody(request, true);
+        const validate = requestValidators().newPlant;
+        if (!validate(body)) throw new Refusal(400, describe('body', validate));
+        const { id, name, tag } = body as unknown as { id: bigint; name: string; tag?: string };
+        const plant: Plant = tag === undefined ? { name } : { name, tag };
+        if (plants.add(user, id, plant) === 'conflict')
+          throw new Refusal(409, `A plant with id ${id} already exists with a different name or tag; delete it first or use another id.`);
+        return answer(request, 200, JSON.stringify(plant), { location: `/plants/${id}` });
+      }),
+    ),
+    http.delete(
+      `${base}/plants/:id`,
+      operation(async (request, user, params) => {
+        await readBody(request, false);
+        const path = { id: params.id };
+        const validate = requestValidators().deleteParams;
+        if (!validate(path)) throw new Refusal(400, describe('params', validate));
+        const id = path.id as bigint;
+        if (!plants.delete(user, id)) throw new Refusal(404, `You have no plant with id ${id}.`);
+        return answer(request, 204);
+      }),
+    ),
+    ...open('/healthz', () => '{"status":"ok"}', 'application/json; charset=utf-8'),
+    ...open('/readyz', () => '{"status":"ok"}', 'application/json; charset=utf-8'),
+    ...open('/openapi.json', () => JSON.stringify(openApiDocument), 'application/json; charset=utf-8'),
+    ...open('/openapi.yaml', () => openApiYaml, 'application/yaml; charset=utf-8'),
+    http.all(`${base}/plants`, ({ request }) =>
+      refuse(request, 405, `${request.method} is not allowed on /plants; use GET or POST.`, { allow: 'GET, POST' }),
+    ),
+    http.all(`${base}/plants/:id`, ({ request }) =>
+      refuse(request, 405, `${request.method} is not allowed on /plants/{id}; use DELETE.`, { allow: 'DELETE' }),
+    ),
+    http.all(`${base}/*`, ({ request }) =>
+      refuse(request, 404, `There is no ${new URL(request.url).pathname} here; see /openapi.json for what there is.`),
+    ),
+  ];
+}
