@@ -5,7 +5,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/**', 'clients/typescript/dist/**', 'generated/**', '.tap/**', 'bench/results/**', 'node_modules/**'] },
+  { ignores: ['dist/**', 'clients/*/dist/**', 'generated/**', '.tap/**', 'bench/results/**', 'node_modules/**'] },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   {
