@@ -40,10 +40,22 @@ export const status = (exchange: Exchange, expected: number, headers: string[] =
   actual: seen(exchange, headers),
 });
 
+export interface Created {
+  token: string;
+  id: bigint;
+  name?: string;
+  /** False when the create got no clear answer (none, or a 5xx): the plant may or may not exist. */
+  sure: boolean;
+}
+
+/** Whether a request failed before it reached the service (nothing can have been stored). */
+const neverArrived = (error: unknown) =>
+  ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(String((error as { cause?: { code?: unknown } }).cause?.code));
+
 export class Run {
   readonly results: Result[] = [];
   /** Plants this run created and has not deleted yet: `${token} ${id}`. */
-  readonly created = new Map<string, { token: string; id: bigint; name?: string }>();
+  readonly created = new Map<string, Created>();
   readonly runId = randomBytes(4).toString('hex');
   /**
    * Ids from here to block + 999 are this run's: random, so they are no one else's. Below 2^53, so
@@ -119,15 +131,19 @@ export class Run {
     try {
       exchange = await this.http.send('POST', '/plants', { token, body, contentType });
     } catch (error) {
-      if (id !== undefined && this.ownsId(id)) this.created.set(`${token} ${id}`, { token, id });
+      if (id !== undefined && this.ownsId(id) && !neverArrived(error)) this.#doubt(token, id);
       throw error;
     }
-    if (id !== undefined && (exchange.status === 200 || (exchange.status >= 500 && this.ownsId(id))))
-      this.created.set(`${token} ${id}`, { token, id });
+    if (id !== undefined && exchange.status === 200) this.created.set(`${token} ${id}`, { token, id, sure: true });
+    else if (id !== undefined && exchange.status >= 500 && this.ownsId(id)) this.#doubt(token, id);
     const location = exchange.headers.location;
     if (exchange.status === 200 && id !== undefined && location !== undefined && location !== `/plants/${id}`)
       this.http.problems.push(`POST /plants: 200 Location is "${location}", not /plants/${id}: it does not name the plant created`);
     return exchange;
+  }
+
+  #doubt(token: string, id: bigint): void {
+    if (!this.created.has(`${token} ${id}`)) this.created.set(`${token} ${id}`, { token, id, sure: false });
   }
 
   async remove(id: bigint, token = this.options.token, ignoreInterrupt = false): Promise<Exchange> {

@@ -1,14 +1,15 @@
-// `plant-store conformance` as a process against a live server of the store under test: it passes,
-// writes its JUnit report, and leaves no plant behind.
+// @plant-store/conformance against a live server of the store under test: it passes, reports every
+// declared answer (exercised, or why not), writes its JUnit report, and leaves no plant behind; the
+// server's `plant-store conformance` runs the same package.
 import { existsSync, readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { listAll } from '../helpers/load.js';
-import { projectRoot } from '../helpers/paths.js';
-import { runCli, startServer } from '../helpers/process.js';
-import { freshStore } from '../helpers/store-under-test.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { listAll } from '../../helpers/load.js';
+import { projectRoot } from '../../helpers/paths.js';
+import { runCli, startServer } from '../../helpers/process.js';
+import { freshStore } from '../../helpers/store-under-test.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { runArgs, runConformance } from './run-conformance.js';
 
 /** One server for the file (each run leaves nothing behind); carol's token is for the run that uses up its rate limit. */
 async function deployment(t: Test) {
@@ -22,21 +23,25 @@ async function deployment(t: Test) {
 }
 const shared = deployment(t);
 
-t.test('a correct deployment conforms: every check passes, the report is written, nothing is left', async (t) => {
-  const { url, token, otherToken } = await shared;
+const checkLines = (stdout: string) => stdout.split('\n').filter((line) => /^(PASS|FAIL|SKIP) /.test(line));
+
+t.test('a correct deployment conforms: every check passes, every declared answer is accounted for, nothing is left', async (t) => {
+  const server = await shared;
   const junit = join(tempDir(t), 'conformance.xml');
-  const run = await runCli(['conformance', '--base-url', url, '--token', token, '--other-token', otherToken, '--junit', junit], {});
+  const run = await runConformance(runArgs(server.url, server, ['--junit', junit]));
   t.equal(run.code, 0, run.stdout + run.stderr);
   const lines = run.stdout.trim().split('\n');
-  const checks = lines.filter((line) => /^(PASS|FAIL|SKIP) /.test(line));
-  t.ok(checks.length >= 40, `${checks.length} checks`);
+  const checks = checkLines(run.stdout);
   t.same(
-    checks.filter((line) => !line.startsWith('PASS')),
+    checks.filter((line) => line.startsWith('FAIL')),
     [],
   );
   for (const needed of [
-    'GET /openapi.json',
+    'GET /openapi.json  serves the contract this command ships with',
+    'GET /healthz  answers HEAD as GET, without the body',
+    'GET /openapi.yaml  answers HEAD as GET',
     'refuses a token it never issued',
+    'POST /plants  creates a plant, and Location names it',
     'refuses a body over 16 KiB',
     'refuses a body that is not JSON',
     'answers a retried create again',
@@ -45,57 +50,91 @@ t.test('a correct deployment conforms: every check passes, the report is written
     'keeps id -9223372036854775808 exactly',
     'keeps id 9007199254740993 exactly',
     'walks Link pages',
+    'answers application/vnd.plant-store.listing+json when Accept asks for it, on every page',
+    "lists this run's plants with their exact ids",
+    'gives both representations the same pages and the same Link',
+    'chooses the representation by Accept, with Vary: Accept',
     "does not let another user delete this user's plant",
     'answers 404 for an id',
+    'deletes id 9007199254740993 by its exact digits',
   ]) {
     t.ok(
-      checks.some((line) => line.includes(needed)),
-      `checks: ${needed}`,
+      checks.some((line) => line.startsWith('PASS') && line.includes(needed)),
+      `passes: ${needed}`,
     );
   }
-  t.match(lines.at(-2), /^cleanup: no plant of this run is left/);
-  t.equal(lines.at(-1), `${checks.length} passed, 0 failed`);
+  // The exact ids, as the listing gave them back.
+  t.match(run.stdout, /^PASS {2}GET \/plants {2}lists this run's plants .*got ids -9223372036854775808, .*9007199254740992, 9007199254740993, 9223372036854775807$/m);
+  // Every declared answer is a line of its own: what a client can provoke was exercised; the rest says why not.
+  t.match(run.stdout, /^declared answers: 20 of 30 exercised$/m);
+  for (const exercised of [
+    'GET /plants  declared 200 application/vnd.plant-store.listing+json',
+    'GET /plants  declared 200 application/json',
+    'POST /plants  declared 409 application/json',
+    'DELETE /plants/{id}  declared 204',
+    'GET /openapi.yaml  declared 200 application/yaml',
+  ])
+    t.match(run.stdout, `PASS  ${exercised}: exercised`);
+  t.match(run.stdout, /^SKIP {2}POST \/plants {2}declared 429 application\/json: not exercised: needs --rate-limit/m);
+  t.match(run.stdout, /^SKIP {2}DELETE \/plants\/\{id\} {2}declared 500 application\/json: not exercised: a failure inside the service/m);
+  t.match(run.stdout, /^SKIP {2}GET \/readyz {2}declared 503 application\/json: not exercised: needs the database to be unreachable/m);
+  t.equal(checks.filter((line) => line.startsWith('SKIP')).length, 10, 'only the declared answers no client can provoke are skipped');
+  t.match(run.stdout, /^cleanup: no plant of this run is left/m);
+  t.equal(lines.at(-1), `${checks.length - 10} passed, 0 failed, 10 skipped`);
   const report = readFileSync(junit, 'utf8');
-  t.match(report, `<testsuites name="plant-store conformance" tests="${checks.length}" failures="0" errors="0" skipped="0"`);
-  t.equal(report.match(/<testcase /g)?.length, checks.length, 'one testcase per check');
-  t.same(await listAll(url, token), [], "the user's plants are all gone");
-  t.same(await listAll(url, otherToken), [], "the other user's too");
+  t.match(report, `<testsuites name="plant-store conformance" tests="${checks.length}" failures="0" errors="0" skipped="10"`);
+  t.equal(report.match(/<testcase /g)?.length, checks.length, 'one testcase per line');
+  t.match(report, /<testcase classname="GET \/plants" name="declared 429 application\/json" time="0.000">\s*<skipped message="not exercised: needs --rate-limit/);
+  t.same(await listAll(server.url, server.token), [], "the user's plants are all gone");
+  t.same(await listAll(server.url, server.otherToken), [], "the other user's too");
 });
 
-t.test('--rate-limit adds a 429 check, after the plants are gone', async (t) => {
+t.test('--rate-limit adds the 429 of each plant operation, after the plants are gone', async (t) => {
   const { url, spentToken, otherToken } = await shared;
-  const run = await runCli(['conformance', '--base-url', url, '--token', spentToken, '--other-token', otherToken, '--rate-limit'], {});
+  const run = await runConformance(runArgs(url, { token: spentToken, otherToken }, ['--rate-limit']));
   t.equal(run.code, 0, run.stdout + run.stderr);
   t.match(
     run.stdout,
-    /^PASS {2}GET \/plants {2}limits requests per token: expected 429 with Retry-After.*; got after \d+ requests: 429 Retry-After: \d+/m,
+    /^PASS {2}GET \/plants {2}limits requests per token: .*; got after \d+ requests: 429 Retry-After: \d+ .*; then POST 429 Retry-After: \d+ .*; DELETE 429 Retry-After: \d+/m,
   );
   t.ok(run.stdout.indexOf('cleanup:') < run.stdout.indexOf('limits requests per token'));
+  t.match(run.stdout, /^declared answers: 23 of 30 exercised$/m);
+  for (const operation of ['GET /plants', 'POST /plants', 'DELETE /plants/{id}'])
+    t.match(run.stdout, `PASS  ${operation}  declared 429 application/json: exercised`);
 });
 
 t.test(
-  'the built command finds the openapi.yaml of its package from any directory',
-  { skip: existsSync(join(projectRoot, 'dist/src/conformance/command.js')) ? false : 'no dist/: npm test builds it first (npm run build)' },
+  "the server's plant-store conformance runs the package, with the openapi.yaml the package ships",
+  {
+    skip: existsSync(join(projectRoot, 'clients/conformance/dist/index.js'))
+      ? false
+      : 'clients/conformance is not built: npm test builds it first (npm run build)',
+  },
   async (t) => {
     const { url, token, otherToken } = await shared;
-    const run = spawnSync(
-      process.execPath,
-      [join(projectRoot, 'dist/src/cli.js'), 'conformance', '--base-url', url, '--token', token, '--other-token', otherToken],
-      { cwd: tempDir(t), encoding: 'utf8' },
-    );
-    t.equal(run.status, 0, run.stdout + run.stderr);
-    t.match(run.stdout, `to ${join(projectRoot, 'openapi.yaml')} (info.version`);
+    const run = await runCli(['conformance', ...runArgs(url, { token, otherToken })], {}, tempDir(t));
+    t.equal(run.code, 0, run.stdout + run.stderr);
+    t.match(run.stdout, `to ${join(projectRoot, 'clients', 'conformance', 'dist', 'openapi.yaml')} (info.version`);
+    t.match(run.stdout, /^declared answers: 20 of 30 exercised$/m);
+    const help = await runCli(['conformance', '--help'], {});
+    t.match(help.stdout, /^Usage: plant-store conformance --base-url <url>/);
   },
 );
 
 t.test('usage errors exit 2 and say what is missing', async (t) => {
-  const missing = await runCli(['conformance', '--base-url', 'http://127.0.0.1:1'], {});
+  const missing = await runConformance(['--base-url', 'http://127.0.0.1:1']);
   t.equal(missing.code, 2);
-  t.match(missing.stderr, '--base-url, --token and --other-token are needed');
-  const same = await runCli(['conformance', '--base-url', 'http://127.0.0.1:1', '--token', 'a', '--other-token', 'a'], {});
+  t.match(missing.stderr, 'plant-store-conformance: --base-url, --token and --other-token are needed');
+  const same = await runConformance(['--base-url', 'http://127.0.0.1:1', '--token', 'a', '--other-token', 'a']);
   t.equal(same.code, 2);
   t.match(same.stderr, 'another user');
-  const help = await runCli(['conformance', '--help'], {});
+  const unknown = await runConformance(['--base-url', 'http://127.0.0.1:1', '--tokn', 'a']);
+  t.equal(unknown.code, 2);
+  t.match(unknown.stderr, "Unknown option '--tokn'");
+  const contract = await runConformance(['--base-url', 'http://127.0.0.1:1', '--token', 'a', '--other-token', 'b', '--contract', '/nonexistent.yaml']);
+  t.equal(contract.code, 2);
+  t.match(contract.stderr, 'ENOENT');
+  const help = await runConformance(['--help']);
   t.equal(help.code, 0);
-  t.match(help.stdout, /^Usage: plant-store conformance --base-url <url>/);
+  t.match(help.stdout, /^Usage: plant-store-conformance --base-url <url> --token <token> --other-token <token of another user> \[--junit <file>\] \[--rate-limit\] \[--contract/);
 });
