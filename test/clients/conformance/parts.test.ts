@@ -1,23 +1,68 @@
-// The conformance command's parts on their own: where it finds openapi.yaml, how it lists contract
-// differences, and the JUnit report it writes.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// The conformance package's parts on their own: the contract it loads, the declared answers and which of
+// them a run may leave out, the exact JSON reader, contract differences, and the JUnit report.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { contractPath } from '../../src/conformance/contract-file.js';
-import { jsonDifferences } from '../../src/conformance/json-differences.js';
-import { junit, line, type Result } from '../../src/conformance/report.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { parse } from 'yaml';
+import { loadContract } from '../../../clients/conformance/src/contract-file.js';
+import { declaredAnswers, whyNotExercisable } from '../../../clients/conformance/src/declared-answers.js';
+import { parseExactJson } from '../../../clients/conformance/src/exact-json.js';
+import { jsonDifferences } from '../../../clients/conformance/src/json-differences.js';
+import { junit, line, type Result } from '../../../clients/conformance/src/report.js';
+import { projectRoot } from '../../helpers/paths.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
-t.test('openapi.yaml is found in the plant-store package above the module, as installed under node_modules', async (t) => {
-  const root = tempDir(t);
-  const installed = join(root, 'node_modules', 'plant-store');
-  mkdirSync(join(installed, 'dist', 'src', 'conformance'), { recursive: true });
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'consumer' }));
-  writeFileSync(join(root, 'openapi.yaml'), 'not this one');
-  writeFileSync(join(installed, 'package.json'), JSON.stringify({ name: 'plant-store' }));
-  writeFileSync(join(installed, 'openapi.yaml'), 'openapi: 3.1.0');
-  t.equal(contractPath(join(installed, 'dist', 'src', 'conformance')), join(installed, 'openapi.yaml'));
-  t.throws(() => contractPath(root), /openapi\.yaml of the plant-store package was not found above/);
+const contract = () => parse(readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8')) as Record<string, any>;
+
+t.test('a contract file is read as YAML or JSON, and a file that is no OpenAPI document is refused', async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'openapi.json'), JSON.stringify(contract()));
+  t.same(loadContract(join(dir, 'openapi.json')), contract());
+  writeFileSync(join(dir, 'other.yaml'), 'just: text');
+  t.throws(() => loadContract(join(dir, 'other.yaml')), /other\.yaml is not an OpenAPI document \(it has no paths\)/);
+});
+
+t.test('every declared (operation, status, media type), one per media type', async (t) => {
+  const answers = declaredAnswers(contract()).map((answer) => answer.key);
+  t.equal(answers.length, 30);
+  t.ok(answers.includes('GET /plants 200 application/json'));
+  t.ok(answers.includes('GET /plants 200 application/vnd.plant-store.listing+json'));
+  t.ok(answers.includes('DELETE /plants/{id} 204'), 'an answer without a body has no media type');
+  t.ok(answers.includes('GET /openapi.yaml 200 application/yaml'));
+});
+
+t.test('only answers no client can provoke are excused, each with its reason; anything else must be exercised', async (t) => {
+  const document = contract();
+  // A status added to the contract that this package has no check for: never excused, so a run fails until one asks for it.
+  document.paths['/plants'].post.responses['422'] = { $ref: '#/components/responses/BadPlant' };
+  const excused = (rateLimit: boolean) =>
+    declaredAnswers(document)
+      .filter((answer) => whyNotExercisable(answer, { rateLimit }) !== undefined)
+      .map((answer) => `${answer.operation} ${answer.status}`);
+  t.same(excused(true), [
+    'GET /plants 500',
+    'GET /plants 503',
+    'POST /plants 500',
+    'POST /plants 503',
+    'DELETE /plants/{id} 500',
+    'DELETE /plants/{id} 503',
+    'GET /readyz 503',
+  ]);
+  t.same(
+    excused(false).filter((answer) => answer.endsWith(' 429')),
+    ['GET /plants 429', 'POST /plants 429', 'DELETE /plants/{id} 429'],
+    '429 only without --rate-limit',
+  );
+  t.notOk(excused(false).includes('POST /plants 422'));
+});
+
+t.test('JSON is read with exact integers: 2^53 + 1 and the int64 extremes stay themselves', async (t) => {
+  t.same(parseExactJson('[{"id":9007199254740993,"name":"a"},{"id":-9223372036854775808},{"id":9223372036854775807,"n":1.5}]'), [
+    { id: 9007199254740993n, name: 'a' },
+    { id: -9223372036854775808n },
+    { id: 9223372036854775807n, n: 1.5 },
+  ]);
+  t.throws(() => parseExactJson('[1,'));
 });
 
 t.test('contract differences are JSON pointers', async (t) => {
