@@ -119,6 +119,7 @@ async function conformanceCommand(args: string[]): Promise<void> {
       'the conformance run is the package @plant-store/conformance, and it is not installed (or not built) here: ' +
         'run npm ci (or npm run build) in the plant-store checkout, or install the package alone and run plant-store-conformance ' +
         `(clients/conformance/README.md). ${(error as Error).message}`,
+      { cause: error },
     );
   }
   process.exitCode = await conformance.conformanceCommand(args, { program: 'plant-store conformance' });

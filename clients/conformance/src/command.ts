@@ -103,7 +103,8 @@ async function cleanUp(run: Run, print: (text: string) => void): Promise<void> {
   };
   if (problems.length > 0)
     fail('answers the cleanup as openapi.yaml says', 'answers that follow openapi.yaml', problems.slice(0, 5).join('; '));
-  const doubts = unknown.length === 0 ? '' : `; and ${unknown.length} whose create got no clear answer, which may not exist: ${describe(unknown, run)}`;
+  const doubts =
+    unknown.length === 0 ? '' : `; and ${unknown.length} whose create got no clear answer, which may not exist: ${describe(unknown, run)}`;
   if (left.length > 0 || stray.length > 0 || unknown.length > 0)
     fail(
       'deletes every plant of this run',
@@ -113,13 +114,19 @@ async function cleanUp(run: Run, print: (text: string) => void): Promise<void> {
   const count = left.length + stray.length + unknown.length;
   print(
     count === 0
-      ? `cleanup: no plant of this run is left (id block ${run.block} to ${run.id(999)})`
+      ? `cleanup: no plant of this run is left (id block ${run.block} to ${run.id(999)}; ${run.http.sent} requests so far)`
       : `cleanup: FAILED, ${count} ${count === 1 ? 'plant of this run is' : 'plants of this run are'} or may be left (listed above)`,
   );
 }
 
 /** One result per declared answer: exercised (pass), not exercisable here and why (skip), or never got (fail). */
-function declaredAnswerResults(run: Run, contract: Record<string, unknown>, rateLimit: boolean, interrupted: boolean, print: (text: string) => void) {
+function declaredAnswerResults(
+  run: Run,
+  contract: Record<string, unknown>,
+  rateLimit: boolean,
+  interrupted: boolean,
+  print: (text: string) => void,
+) {
   const answers = declaredAnswers(contract);
   const exercised = answers.filter((answer) => run.http.exercised.has(answer.key)).length;
   print(`declared answers: ${exercised} of ${answers.length} exercised`);

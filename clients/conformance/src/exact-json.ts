@@ -5,10 +5,9 @@ interface ReviverContext {
   source?: string;
 }
 
-type ExactReviver = (this: unknown, key: string, value: unknown, context?: ReviverContext) => unknown;
-
 export function parseExactJson(text: string): unknown {
-  const reviver: ExactReviver = (_key, value, context) =>
+  // TypeScript's lib does not know the reviver's third argument yet; Node passes it.
+  const reviver = (_key: string, value: unknown, context?: ReviverContext) =>
     typeof value === 'number' && context?.source !== undefined && /^-?\d+$/.test(context.source) ? BigInt(context.source) : value;
-  return JSON.parse(text, reviver as (this: unknown, key: string, value: unknown) => unknown);
+  return JSON.parse(text, reviver);
 }

@@ -101,7 +101,10 @@ export class ResponseValidator {
     if (match === undefined || declared === undefined) return undefined;
     const types = Object.keys(asObject(this.#resolve(declared, match.pointer).node.content));
     if (types.length === 0) return answerKey(match.name, String(response.status));
-    const contentType = String(response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const contentType = String(response.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     const type = types.find((candidate) => candidate.toLowerCase() === contentType);
     return type === undefined ? undefined : answerKey(match.name, String(response.status), type);
   }

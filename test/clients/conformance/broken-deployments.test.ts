@@ -100,9 +100,12 @@ const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: 
   'answers a Location that names another plant': {
     fault: () => ({
       response: (response, request) =>
-        request.method === 'POST' && response.status === 200 ? { ...response, headers: { ...response.headers, location: '/plants/1' } } : response,
+        request.method === 'POST' && response.status === 200
+          ? { ...response, headers: { ...response.headers, location: '/plants/1' } }
+          : response,
     }),
-    names: /^FAIL {2}POST \/plants {2}creates a plant, and Location names it: .*Location is "\/plants\/1", not \/plants\/\d+: it does not name the plant created/m,
+    names:
+      /^FAIL {2}POST \/plants {2}creates a plant, and Location names it: .*Location is "\/plants\/1", not \/plants\/\d+: it does not name the plant created/m,
   },
   'answers the listing media type with the plain array (application/json)': {
     fault: () => ({
@@ -175,7 +178,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     t.equal(code, 130, stdout);
     t.match(stdout, new RegExp(`^${signal}: stopping after the request in flight`, 'm'));
     t.match(stdout, /^cleanup: no plant of this run is left/m);
-    t.match(stdout, /^SKIP {2}POST \/plants {2}declared 409 application\/json: not exercised: the run was interrupted$|^PASS {2}POST \/plants {2}declared 409/m);
+    t.match(
+      stdout,
+      /^SKIP {2}POST \/plants {2}declared 409 application\/json: not exercised: the run was interrupted$|^PASS {2}POST \/plants {2}declared 409/m,
+    );
     t.match(stdout, /\(interrupted\)$/m);
     t.same(await listAll(server.url, server.token), [], 'no plant of the run is left');
   });
@@ -207,18 +213,24 @@ t.test('the service fails mid-run: the run fails and prints exactly the ids it c
   });
   const run = await runConformance(args(proxy, server));
   t.equal(run.code, 1);
-  const printed = /^FAIL {2}DELETE \/plants\/\{id\} {2}deletes every plant of this run: expected none left; got (.*?)(; and \d+ whose create got no clear answer.*)?$/m.exec(
-    run.stdout,
-  )?.[1];
+  const printed =
+    /^FAIL {2}DELETE \/plants\/\{id\} {2}deletes every plant of this run: expected none left; got (.*?)(; and \d+ whose create got no clear answer.*)?$/m.exec(
+      run.stdout,
+    )?.[1];
   const left = await fetch(`${server.url}/plants?limit=1000`, {
     headers: { authorization: `Bearer ${server.token}`, accept: LISTING },
   }).then(async (response) => [...(await response.text()).matchAll(/"id":(-?\d+)/g)].map((match) => match[1]!));
   t.ok(left.length > 0, 'the run had plants when the service went');
   const sorted = (ids: string[]) => ids.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
-  t.same(sorted(printed?.split(', ').map((entry) => entry.replace(' (--token)', '')) ?? []), sorted(left), 'every id left, and only those, is printed');
+  t.same(
+    sorted(printed?.split(', ').map((entry) => entry.replace(' (--token)', '')) ?? []),
+    sorted(left),
+    'every id left, and only those, is printed',
+  );
   t.match(run.stdout, /^cleanup: FAILED, \d+ plants of this run are or may be left \(listed above\)$/m);
   // Put the shared server back as the next tests expect it: empty.
-  for (const id of left) await fetch(`${server.url}/plants/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${server.token}` } });
+  for (const id of left)
+    await fetch(`${server.url}/plants/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${server.token}` } });
   t.same(await listAll(server.url, server.token), []);
 });
 

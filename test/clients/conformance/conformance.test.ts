@@ -64,7 +64,10 @@ t.test('a correct deployment conforms: every check passes, every declared answer
     );
   }
   // The exact ids, as the listing gave them back.
-  t.match(run.stdout, /^PASS {2}GET \/plants {2}lists this run's plants .*got ids -9223372036854775808, .*9007199254740992, 9007199254740993, 9223372036854775807$/m);
+  t.match(
+    run.stdout,
+    /^PASS {2}GET \/plants {2}lists this run's plants .*got ids -9223372036854775808, .*9007199254740992, 9007199254740993, 9223372036854775807$/m,
+  );
   // Every declared answer is a line of its own: what a client can provoke was exercised; the rest says why not.
   t.match(run.stdout, /^declared answers: 20 of 30 exercised$/m);
   for (const exercised of [
@@ -84,7 +87,10 @@ t.test('a correct deployment conforms: every check passes, every declared answer
   const report = readFileSync(junit, 'utf8');
   t.match(report, `<testsuites name="plant-store conformance" tests="${checks.length}" failures="0" errors="0" skipped="10"`);
   t.equal(report.match(/<testcase /g)?.length, checks.length, 'one testcase per line');
-  t.match(report, /<testcase classname="GET \/plants" name="declared 429 application\/json" time="0.000">\s*<skipped message="not exercised: needs --rate-limit/);
+  t.match(
+    report,
+    /<testcase classname="GET \/plants" name="declared 429 application\/json" time="0.000">\s*<skipped message="not exercised: needs --rate-limit/,
+  );
   t.same(await listAll(server.url, server.token), [], "the user's plants are all gone");
   t.same(await listAll(server.url, server.otherToken), [], "the other user's too");
 });
@@ -131,10 +137,22 @@ t.test('usage errors exit 2 and say what is missing', async (t) => {
   const unknown = await runConformance(['--base-url', 'http://127.0.0.1:1', '--tokn', 'a']);
   t.equal(unknown.code, 2);
   t.match(unknown.stderr, "Unknown option '--tokn'");
-  const contract = await runConformance(['--base-url', 'http://127.0.0.1:1', '--token', 'a', '--other-token', 'b', '--contract', '/nonexistent.yaml']);
+  const contract = await runConformance([
+    '--base-url',
+    'http://127.0.0.1:1',
+    '--token',
+    'a',
+    '--other-token',
+    'b',
+    '--contract',
+    '/nonexistent.yaml',
+  ]);
   t.equal(contract.code, 2);
   t.match(contract.stderr, 'ENOENT');
   const help = await runConformance(['--help']);
   t.equal(help.code, 0);
-  t.match(help.stdout, /^Usage: plant-store-conformance --base-url <url> --token <token> --other-token <token of another user> \[--junit <file>\] \[--rate-limit\] \[--contract/);
+  t.match(
+    help.stdout,
+    /^Usage: plant-store-conformance --base-url <url> --token <token> --other-token <token of another user> \[--junit <file>\] \[--rate-limit\] \[--contract/,
+  );
 });

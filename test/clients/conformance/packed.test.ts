@@ -25,7 +25,11 @@ function packagesIn(modules: string): string[] {
 
 t.test(
   'the packed package installs alone: few packages, no native build, and its bin checks a live deployment',
-  { skip: existsSync(join(packageDir, 'dist', 'bin.js')) ? false : 'clients/conformance is not built: npm test builds it first (npm run build)' },
+  {
+    skip: existsSync(join(packageDir, 'dist', 'bin.js'))
+      ? false
+      : 'clients/conformance is not built: npm test builds it first (npm run build)',
+  },
   async (t) => {
     const work = tempDir(t);
     // --ignore-scripts: packs the build npm test made (prepack would build it again, under other tests' feet).
@@ -49,7 +53,10 @@ t.test(
       'the package, Ajv (with its four small dependencies) and yaml: none of the server',
     );
     for (const name of installed) {
-      const manifest = JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')) as { scripts?: Record<string, string>; gypfile?: boolean };
+      const manifest = JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')) as {
+        scripts?: Record<string, string>;
+        gypfile?: boolean;
+      };
       const scripts = Object.keys(manifest.scripts ?? {}).filter((script) => ['preinstall', 'install', 'postinstall'].includes(script));
       t.same(scripts, [], `${name} runs nothing at install`);
       t.notOk(manifest.gypfile === true || existsSync(join(modules, name, 'binding.gyp')), `${name} builds nothing native`);
@@ -62,11 +69,13 @@ t.test(
     const databasePath = join(tempDir(t), 'plants.db');
     const env = { DATABASE_PATH: databasePath, DATABASE_URL: '', REDIS_URL: '' };
     const server = await startServer(t, { ...env, BOOTSTRAP_TOKEN: 'off', LOG_LEVEL: 'warn' });
-    const [token, otherToken] = await Promise.all(['alice', 'bob'].map(async (user) => (await runCli(['token', 'create', user], env)).stdout.trim()));
+    const [token, otherToken] = await Promise.all(
+      ['alice', 'bob'].map(async (user) => (await runCli(['token', 'create', user], env)).stdout.trim()),
+    );
     const bin = join(modules, '.bin', 'plant-store-conformance');
     const result = await run(bin, runArgs(server.url, { token: token!, otherToken: otherToken! }), { cwd: consumer }).then(
       ({ stdout }) => ({ code: 0, stdout }),
-      (error: { code: number; stdout: string }) => error,
+      (error: unknown) => error as { code: number; stdout: string },
     );
     t.equal(result.code, 0, result.stdout);
     t.match(result.stdout, `to ${join(modules, '@plant-store', 'conformance', 'dist', 'openapi.yaml')} (info.version`);

@@ -117,20 +117,25 @@ export async function listingChecks(run: Run, contract: JsonObject): Promise<voi
     },
   );
 
-  await run.check('GET /plants', 'gives both representations the same pages and the same Link', 'equal pages and Link headers', async () => {
-    const names = (page: Page) => page.items.map((item) => String(item.name)).join('|');
-    const differences = [];
-    for (let index = 0; index < Math.max(plain.pages.length, listing.pages.length); index++) {
-      const [a, b] = [plain.pages[index], listing.pages[index]];
-      if (a === undefined || b === undefined) differences.push(`page ${index + 1} is in one representation only`);
-      else if (names(a) !== names(b)) differences.push(`page ${index + 1} holds other plants`);
-      else if (a.link !== b.link) differences.push(`page ${index + 1} Link ${a.link ?? '(none)'} against ${b.link ?? '(none)'}`);
-    }
-    return {
-      ok: differences.length === 0 && plain.pages.length > 0,
-      actual: differences.length === 0 ? `${plain.pages.length} equal pages` : differences.slice(0, 5).join('; '),
-    };
-  });
+  await run.check(
+    'GET /plants',
+    'gives both representations the same pages and the same Link',
+    'equal pages and Link headers',
+    async () => {
+      const names = (page: Page) => page.items.map((item) => String(item.name)).join('|');
+      const differences = [];
+      for (let index = 0; index < Math.max(plain.pages.length, listing.pages.length); index++) {
+        const [a, b] = [plain.pages[index], listing.pages[index]];
+        if (a === undefined || b === undefined) differences.push(`page ${index + 1} is in one representation only`);
+        else if (names(a) !== names(b)) differences.push(`page ${index + 1} holds other plants`);
+        else if (a.link !== b.link) differences.push(`page ${index + 1} Link ${a.link ?? '(none)'} against ${b.link ?? '(none)'}`);
+      }
+      return {
+        ok: differences.length === 0 && plain.pages.length > 0,
+        actual: differences.length === 0 ? `${plain.pages.length} equal pages` : differences.slice(0, 5).join('; '),
+      };
+    },
+  );
 
   await acceptChecks(run, contract);
 
@@ -168,8 +173,8 @@ export async function listingChecks(run: Run, contract: JsonObject): Promise<voi
  * gets application/json (or 406, if the contract declares it). Every answer says Vary: Accept.
  */
 async function acceptChecks(run: Run, contract: JsonObject): Promise<void> {
-  const responses = ((contract.paths as Record<string, Record<string, { responses?: JsonObject }>> | undefined)?.['/plants']?.get
-    ?.responses ?? {}) as JsonObject;
+  const responses =
+    (contract.paths as Record<string, Record<string, { responses?: JsonObject }>> | undefined)?.['/plants']?.get?.responses ?? {};
   const unsatisfiable = '406' in responses ? '406' : 'application/json';
   const cases: [string, string][] = [
     ['*/*', 'application/json'],
