@@ -1,9 +1,13 @@
 // @plant-store/conformance against deliberately broken deployments (a proxy in front of a real server that
 // plants one fault each): every fault fails the run, the failing line names it, and no plant is left, also
 // when the run is interrupted; when the service fails mid-run, the ids it could not delete are printed.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t, { type Test } from 'tap';
+import { parse } from 'yaml';
 import { faultyProxy, type Fault, type ProxiedRequest } from '../../helpers/faulty-proxy.js';
 import { listAll } from '../../helpers/load.js';
+import { projectRoot } from '../../helpers/paths.js';
 import { freePort, runCli, startServer, type Finished } from '../../helpers/process.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { until } from '../../helpers/until.js';
@@ -232,6 +236,24 @@ t.test('the service fails mid-run: the run fails and prints exactly the ids it c
   for (const id of left)
     await fetch(`${server.url}/plants/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${server.token}` } });
   t.same(await listAll(server.url, server.token), []);
+});
+
+t.test('--contract: a contract that declares 406 for an Accept nothing satisfies is held to it', async (t) => {
+  const server = await shared;
+  const contract = parse(readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8')) as { paths: Record<string, any> };
+  contract.paths['/plants'].get.responses['406'] = { $ref: '#/components/responses/BadListQuery' };
+  const file = join(tempDir(t), 'with-406.json');
+  writeFileSync(file, JSON.stringify(contract));
+  const run = await runConformance(runArgs(server.url, server, ['--contract', file]));
+  t.equal(run.code, 1);
+  t.match(run.stdout, `to ${file} (info.version 1.0.0)`);
+  t.match(run.stdout, /^FAIL {2}GET \/plants {2}chooses the representation by Accept, with Vary: Accept: .*got .*text\/html -> 200$/m);
+  t.match(run.stdout, /^FAIL {2}GET \/plants {2}declared 406 application\/json: not exercised: no request of this run got it/m);
+  t.match(
+    run.stdout,
+    /^FAIL {2}GET \/openapi\.json {2}serves the contract this command ships with: .*differs at \/paths\/~1plants\/get\/responses\/406 \(missing\)$/m,
+  );
+  t.match(run.stdout, /^cleanup: no plant of this run is left/m);
 });
 
 // Leaves plants behind on the shared server by design: keep it after the tests that expect a clean one.

@@ -1,6 +1,7 @@
 // @plant-store/conformance against a live server of the store under test: it passes, reports every
 // declared answer (exercised, or why not), writes its JUnit report, and leaves no plant behind; the
 // server's `plant-store conformance` runs the same package.
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
@@ -126,6 +127,38 @@ t.test(
     t.match(help.stdout, /^Usage: plant-store conformance --base-url <url>/);
   },
 );
+
+t.test("without the package, the server's plant-store conformance says what to install", async (t) => {
+  // A resolve hook that finds no @plant-store/conformance, as in an install that lacks it.
+  const hook = `export async function resolve(specifier, context, next) {
+    if (specifier !== '@plant-store/conformance') return next(specifier, context);
+    throw Object.assign(new Error("Cannot find package '@plant-store/conformance'"), { code: 'ERR_MODULE_NOT_FOUND' });
+  }`;
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+  const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        import.meta.resolve('tsx'),
+        '--import',
+        `data:text/javascript,${encodeURIComponent(register)}`,
+        join(projectRoot, 'src', 'cli.ts'),
+        'conformance',
+        '--help',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+  t.equal(run.code, 1, run.stderr);
+  t.match(
+    run.stderr,
+    /^plant-store: the conformance run is the package @plant-store\/conformance, and it is not installed \(or not built\) here: run npm ci/,
+  );
+});
 
 t.test('usage errors exit 2 and say what is missing', async (t) => {
   const missing = await runConformance(['--base-url', 'http://127.0.0.1:1']);
