@@ -5,7 +5,12 @@ interface ReviverContext {
   source?: string;
 }
 
+// Without source access every id beyond 2^53 would be read rounded, and the run would blame the deployment.
+const hasSource = JSON.parse('1', (_key: string, value: unknown, context?: ReviverContext) => context?.source ?? value) === '1';
+
 export function parseExactJson(text: string): unknown {
+  if (!hasSource)
+    throw new Error(`this Node (${process.version}) cannot read JSON integers exactly (JSON.parse source access); use Node 22.14 or newer`);
   // TypeScript's lib does not know the reviver's third argument yet; Node passes it.
   const reviver = (_key: string, value: unknown, context?: ReviverContext) =>
     typeof value === 'number' && context?.source !== undefined && /^-?\d+$/.test(context.source) ? BigInt(context.source) : value;

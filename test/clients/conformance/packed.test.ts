@@ -84,6 +84,6 @@ t.test(
       readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8'),
       "the shipped contract is the project's",
     );
-    t.match(result.stdout, /^\d+ passed, 0 failed, 10 skipped$/m);
+    t.match(result.stdout, /^\d+ passed, 0 failed, \d+ skipped$/m);
   },
 );
