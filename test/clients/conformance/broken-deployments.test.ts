@@ -191,6 +191,56 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+t.test('a second signal during the cleanup leaves at once, printing the ids of the plants not deleted', async (t) => {
+  const server = await shared;
+  const gate = () => {
+    let arrive: () => void = () => undefined;
+    let open: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => (arrive = resolve));
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { reached, opened, arrive: () => arrive(), open: () => open() };
+  };
+  const page = gate();
+  const remove = gate();
+  let stopping = false;
+  const proxy = await faultyProxy(t, server.url, {
+    request: async (request) => {
+      if (request.url === '/plants?limit=2' && request.headers.accept !== LISTING) {
+        page.arrive();
+        await page.opened;
+      }
+      if (stopping && request.method === 'DELETE') {
+        remove.arrive();
+        await remove.opened;
+      }
+      return request;
+    },
+  });
+  const child = conformanceProcess(args(proxy, server));
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  await page.reached;
+  child.kill('SIGINT');
+  await until(() => stdout.includes('SIGINT: stopping'), 10_000, 'the first signal is taken');
+  stopping = true;
+  page.open();
+  await remove.reached; // the cleanup's first DELETE is held: nothing of the run is deleted yet
+  child.kill('SIGINT');
+  t.equal(await exit, 130);
+  const printed = /^SIGINT again: leaving now; plants of this run not deleted: (.*)$/m.exec(stdout)?.[1] ?? '';
+  const left = await fetch(`${server.url}/plants?limit=1000`, {
+    headers: { authorization: `Bearer ${server.token}`, accept: LISTING },
+  }).then(async (response) => [...(await response.text()).matchAll(/"id":(-?\d+)/g)].map((match) => match[1]!));
+  t.ok(left.length > 0);
+  const sorted = (ids: string[]) => ids.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+  t.same(sorted(printed.split(', ').map((entry) => entry.replace(' (--token)', ''))), sorted(left), 'exactly the ids still there');
+  remove.open();
+  for (const id of left)
+    await fetch(`${server.url}/plants/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${server.token}` } });
+  t.same(await listAll(server.url, server.token), []);
+});
+
 t.test('a deployment serving another contract is named by the differing pointers', async (t) => {
   const server = await shared;
   const proxy = await faultyProxy(t, server.url, {
