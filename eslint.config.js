@@ -8,7 +8,7 @@ export default defineConfig(
   {
     ignores: [
       'dist/**',
-      'clients/typescript/dist/**',
+      'clients/*/dist/**',
       'clients/typescript/src/generated/**',
       'generated/**',
       '.tap/**',

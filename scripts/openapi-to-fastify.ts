@@ -1,6 +1,6 @@
 // Turns the OpenAPI document into the JSON Schemas Fastify validates and serializes with.
 // OpenAPI-only keywords are stripped here so Ajv can keep its strict mode on.
-import { resolveRef } from '../src/contract/openapi-ref.js';
+import { resolveRef } from '../clients/conformance/src/openapi-ref.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

@@ -21,8 +21,9 @@ const USAGE = `Usage:
   plant-store token list             list tokens (never the tokens themselves): id, user, created,
                                      state (active, expired or revoked), expiry, last use
   plant-store token revoke <id>      revoke a token; it fails on its next request
-  plant-store conformance --base-url <url> --token <token> --other-token <token> [--junit <file>] [--rate-limit]
-                                     check a running deployment against openapi.yaml (docs/contract-checks.md)
+  plant-store conformance --base-url <url> --token <token> --other-token <token> [--junit <file>] [--rate-limit] [--contract <file>]
+                                     check a running deployment against openapi.yaml: runs the package
+                                     @plant-store/conformance (clients/conformance; docs/contract-checks.md)
 All commands use DATABASE_URL (PostgreSQL) when set, else DATABASE_PATH (SQLite, default ./data/plants.db).`;
 
 class UsageError extends Error {}
@@ -103,15 +104,33 @@ async function migrateCommand(): Promise<void> {
   process.stderr.write('the database schema is up to date\n');
 }
 
+/**
+ * The conformance run ships apart, as @plant-store/conformance (clients/conformance), a dependency of this
+ * package installed by npm ci; it is loaded only for this command, and named plainly when it is missing.
+ */
+async function conformanceCommand(args: string[]): Promise<void> {
+  let conformance: typeof import('@plant-store/conformance');
+  try {
+    conformance = await import('@plant-store/conformance');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw error;
+    throw new Error(
+      'the conformance run is the package @plant-store/conformance, and it is not installed (or not built) here: ' +
+        'run npm ci (or npm run build) in the plant-store checkout, or install the package alone and run plant-store-conformance ' +
+        `(clients/conformance/README.md). ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  process.exitCode = await conformance.conformanceCommand(args, { program: 'plant-store conformance' });
+}
+
 async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   if (command === 'serve' && rest.length === 0) return serve();
   if (command === 'migrate' && rest.length === 0) return migrateCommand();
   if (command === 'token') return tokenCommand(rest);
-  if (command === 'conformance')
-    return import('./conformance/command.js').then(
-      async ({ conformanceCommand }) => void (process.exitCode = await conformanceCommand(rest)),
-    );
+  if (command === 'conformance') return conformanceCommand(rest);
   if (command === undefined) throw new UsageError('a command is missing');
   if (command === 'help' || command === '--help') {
     process.stdout.write(`${USAGE}\n`);

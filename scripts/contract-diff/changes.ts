@@ -1,5 +1,5 @@
 // What the breaking-change gate reports: one change, in one operation, at one JSON pointer of openapi.yaml.
-import { followRef } from '../../src/contract/openapi-ref.js';
+import { followRef } from '../../clients/conformance/src/openapi-ref.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -15,7 +15,7 @@ export interface Change {
   message: string;
 }
 
-/** The project's $ref resolver (src/contract/openapi-ref.ts), typed as the gate reads documents: JSON values. */
+/** The project's $ref resolver (clients/conformance/src/openapi-ref.ts), typed as the gate reads documents: JSON values. */
 export const follow = (document: JsonObject, node: Json | undefined, pointer: string) =>
   followRef(document, node, pointer) as { node: Json | undefined; pointer: string };
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { parse } from 'yaml';
-import { ResponseValidator } from '../../src/conformance/response-validator.js';
+import { ResponseValidator } from '../../clients/conformance/src/response-validator.js';
 import { checkResponse } from '../helpers/contract.js';
 import { projectRoot } from '../helpers/paths.js';
 

@@ -6,10 +6,10 @@ import { join, relative } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { openApiDocument } from '../../generated/openapi.js';
 import { componentSchemas, operations, type OperationId } from '../../generated/schemas.js';
-import { resolveRef } from '../../src/contract/openapi-ref.js';
+import { resolveRef } from '../../clients/conformance/src/openapi-ref.js';
 import { routePattern } from '../../src/plugins/route-table.js';
-import { loadContract } from '../../src/conformance/contract-file.js';
-import { ResponseValidator } from '../../src/conformance/response-validator.js';
+import { loadContract } from '../../clients/conformance/src/contract-file.js';
+import { ResponseValidator } from '../../clients/conformance/src/response-validator.js';
 import { projectRoot } from './paths.js';
 
 export const coverageDir = join(projectRoot, '.tap', 'contract');

@@ -4,7 +4,7 @@
 export const storeSpecificTests = [
   'test/cli.test.ts',
   'test/client/index.test.ts',
-  'test/conformance/conformance.test.ts',
+  'test/clients/conformance/conformance.test.ts',
   'test/hostile/hostile-input.test.ts',
   'test/model/plant-store-model.test.ts',
   'test/model/two-instances.test.ts',

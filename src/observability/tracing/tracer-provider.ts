@@ -1,7 +1,8 @@
 // The OpenTelemetry SDK for traces: spans of this process, batched and sent to the OTLP endpoint.
 // Loaded only when tracing is on (app.ts imports the tracing plugin dynamically).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { context, propagation } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -11,11 +12,16 @@ import { defaultResource, detectResources, envDetector, resourceFromAttributes }
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TracesConfig } from '../../config.js';
-import { contractPath } from '../../conformance/contract-file.js';
 
-/** The package's version: package.json sits beside the openapi.yaml the package ships. */
+/** The plant-store package's version: its package.json above this module, from src/ (tsx) or dist/src/ (built). */
 function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(dirname(contractPath()), 'package.json'), 'utf8')) as { version: string }).version;
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const { name, version } = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version: string };
+    if (name === 'plant-store') return version;
+  }
+  throw new Error('the package.json of plant-store was not found above this module');
 }
 
 let globalsRegistered = false;

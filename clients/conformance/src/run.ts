@@ -40,10 +40,22 @@ export const status = (exchange: Exchange, expected: number, headers: string[] =
   actual: seen(exchange, headers),
 });
 
+export interface Created {
+  token: string;
+  id: bigint;
+  name?: string;
+  /** False when the create got no clear answer (none, or a 5xx): the plant may or may not exist. */
+  sure: boolean;
+}
+
+/** Whether a request failed before it reached the service (nothing can have been stored). */
+const neverArrived = (error: unknown) =>
+  ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(String((error as { cause?: { code?: unknown } }).cause?.code));
+
 export class Run {
   readonly results: Result[] = [];
   /** Plants this run created and has not deleted yet: `${token} ${id}`. */
-  readonly created = new Map<string, { token: string; id: bigint }>();
+  readonly created = new Map<string, Created>();
   readonly runId = randomBytes(4).toString('hex');
   /**
    * Ids from here to block + 999 are this run's: random, so they are no one else's. Below 2^53, so
@@ -62,6 +74,11 @@ export class Run {
 
   name(label: string): string {
     return `conformance ${this.runId} ${label}`;
+  }
+
+  /** Whether a plant's name is one this run gives. */
+  isMine(name: unknown): boolean {
+    return typeof name === 'string' && name.startsWith(`conformance ${this.runId} `);
   }
 
   async check(operation: string, title: string, expected: string, body: () => Promise<Verdict>): Promise<Verdict> {
@@ -94,14 +111,39 @@ export class Run {
   /** POST /plants with the id written exactly; a 200 means the plant is there and this run must delete it. */
   async create(id: bigint, name: string, tag?: string, token = this.options.token): Promise<Exchange> {
     const body = `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
-    return this.post(body, id, token);
+    const exchange = await this.post(body, id, token);
+    const entry = this.created.get(`${token} ${id}`);
+    if (exchange.status === 200 && entry !== undefined) entry.name = name;
+    return exchange;
   }
 
-  /** POST /plants with any body; when it answers 200, `id` is recorded for deletion. */
+  /** Whether `id` is in this run's block: no one else's, so deleting it on a doubt harms nothing. */
+  ownsId(id: bigint): boolean {
+    return id >= this.block && id < this.block + 1000n;
+  }
+
+  /**
+   * POST /plants with any body; when it answers 200, `id` is recorded for deletion, and its Location must
+   * name it. An id of the run's block is recorded on a doubt too (no answer, or a 5xx that may have stored it).
+   */
   async post(body: string, id: bigint | undefined, token = this.options.token, contentType?: string): Promise<Exchange> {
-    const exchange = await this.http.send('POST', '/plants', { token, body, contentType });
-    if (exchange.status === 200 && id !== undefined) this.created.set(`${token} ${id}`, { token, id });
+    let exchange: Exchange;
+    try {
+      exchange = await this.http.send('POST', '/plants', { token, body, contentType });
+    } catch (error) {
+      if (id !== undefined && this.ownsId(id) && !neverArrived(error)) this.#doubt(token, id);
+      throw error;
+    }
+    if (id !== undefined && exchange.status === 200) this.created.set(`${token} ${id}`, { token, id, sure: true });
+    else if (id !== undefined && exchange.status >= 500 && this.ownsId(id)) this.#doubt(token, id);
+    const location = exchange.headers.location;
+    if (exchange.status === 200 && id !== undefined && location !== undefined && location !== `/plants/${id}`)
+      this.http.problems.push(`POST /plants: 200 Location is "${location}", not /plants/${id}: it does not name the plant created`);
     return exchange;
+  }
+
+  #doubt(token: string, id: bigint): void {
+    if (!this.created.has(`${token} ${id}`)) this.created.set(`${token} ${id}`, { token, id, sure: false });
   }
 
   async remove(id: bigint, token = this.options.token, ignoreInterrupt = false): Promise<Exchange> {

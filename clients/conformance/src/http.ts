@@ -32,6 +32,10 @@ export class Http {
   interrupted = false;
   /** How the run's responses departed from openapi.yaml, for the check that is running to report. */
   readonly problems: string[] = [];
+  /** The declared answers this run received (declared-answers.ts keys). */
+  readonly exercised = new Set<string>();
+  /** Requests sent, answered or not. */
+  sent = 0;
   #inFlight = new Set<Promise<unknown>>();
 
   constructor(
@@ -45,6 +49,7 @@ export class Http {
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
     if (options.accept !== undefined) headers.accept = options.accept;
+    this.sent++;
     const pending = fetch(this.baseUrl + path, {
       method,
       headers,
@@ -60,6 +65,8 @@ export class Http {
     try {
       const answer = await pending;
       const exchange = { method, path, ...answer, problems: this.validator.check(method, path, answer) };
+      const key = this.validator.answerKey(method, path, answer);
+      if (key !== undefined) this.exercised.add(key);
       this.problems.push(...exchange.problems.map((problem) => `${method} ${path.slice(0, 80)}: ${problem}`));
       return exchange;
     } finally {

@@ -2,7 +2,8 @@
 // 3.1's): the status is declared, required headers are there, the body matches, an Error's `error` is the status.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { JsonObject } from './contract-file.js';
-import { followRef } from '../contract/openapi-ref.js';
+import { answerKey } from './declared-answers.js';
+import { followRef } from './openapi-ref.js';
 
 export interface SeenResponse {
   status: number;
@@ -91,6 +92,21 @@ export class ResponseValidator {
       this.#validators.set(pointer, validate);
     }
     return validate;
+  }
+
+  /** Which declared answer this response is (`GET /plants 200 application/json`); undefined when openapi.yaml declares no such answer. */
+  answerKey(method: string, url: string, response: SeenResponse): string | undefined {
+    const match = this.find(method, url);
+    const declared = match === undefined ? undefined : asObject(match.operation.responses)[String(response.status)];
+    if (match === undefined || declared === undefined) return undefined;
+    const types = Object.keys(asObject(this.#resolve(declared, match.pointer).node.content));
+    if (types.length === 0) return answerKey(match.name, String(response.status));
+    const contentType = String(response.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
+    const type = types.find((candidate) => candidate.toLowerCase() === contentType);
+    return type === undefined ? undefined : answerKey(match.name, String(response.status), type);
   }
 
   /** What is wrong with this response to `method url`; empty when it follows openapi.yaml (or the operation is not declared). */

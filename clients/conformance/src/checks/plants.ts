@@ -3,10 +3,21 @@ import { seen, status, type Run } from '../run.js';
 
 export async function plantChecks(run: Run): Promise<void> {
   const name = run.name('first');
-  await run.check('POST /plants', 'creates a plant', `200 {"name":"${name}","tag":"conformance"}`, async () => {
-    const exchange = await run.create(run.id(0), name, 'conformance');
-    return { ok: exchange.status === 200 && exchange.body === JSON.stringify({ name, tag: 'conformance' }), actual: seen(exchange) };
-  });
+  await run.check(
+    'POST /plants',
+    'creates a plant, and Location names it',
+    `200 {"name":"${name}","tag":"conformance"} with Location: /plants/${run.id(0)}`,
+    async () => {
+      const exchange = await run.create(run.id(0), name, 'conformance');
+      return {
+        ok:
+          exchange.status === 200 &&
+          exchange.body === JSON.stringify({ name, tag: 'conformance' }) &&
+          exchange.headers.location === `/plants/${run.id(0)}`,
+        actual: seen(exchange, ['Location']),
+      };
+    },
+  );
   await run.check('POST /plants', 'leaves out a tag that was not given', '200 with the name and no tag', async () => {
     const exchange = await run.create(run.id(1), run.name('untagged'));
     return { ok: exchange.status === 200 && exchange.body === JSON.stringify({ name: run.name('untagged') }), actual: seen(exchange) };

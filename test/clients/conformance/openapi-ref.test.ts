@@ -1,6 +1,6 @@
 // Local $ref resolution, shared by the generator, the gate, the conformance run and the contract tests.
 import t from 'tap';
-import { followRef, resolveRef } from '../../src/contract/openapi-ref.js';
+import { followRef, resolveRef } from '../../../clients/conformance/src/openapi-ref.js';
 
 const document = {
   paths: { '/plants/{id}': { get: { ok: true } } },
