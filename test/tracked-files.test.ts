@@ -31,7 +31,7 @@ t.test('git tracks no generated or machine-specific file', async (t) => {
   try {
     listed = execFileSync('git', ['ls-files', '-z'], { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   } catch {
-    t.skip('not a git work tree (an unpacked copy): nothing is tracked here');
+    void t.skip('not a git work tree (an unpacked copy): nothing is tracked here');
     return;
   }
   const tracked = listed.split('\0').filter(Boolean);
