@@ -20,7 +20,7 @@ const NAMES_LISTING = /application\/vnd\.plant-store\.listing\+json/i;
  * that of application/json (naming the vendor type is the client's deliberate choice, so a tie
  * goes to it). Wildcards never select the listing: `*\/*`, a browser's or curl's Accept, keeps the
  * spec's Plant array. An Accept that allows neither gets application/json as well (RFC 9110 lets
- * a server disregard Accept rather than answer 406); README "Call the API" says why.
+ * a server disregard Accept rather than answer 406); docs/listing.md says why.
  *
  * The default answer costs one regular-expression test of the header, or none without one.
  */

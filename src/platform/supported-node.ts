@@ -10,5 +10,5 @@ export function unsupportedNodeMessage(version: string): string | undefined {
   const major = Number(match?.[1] ?? 0);
   const minor = Number(match?.[2] ?? 0);
   if (major > MINIMUM_NODE.major || (major === MINIMUM_NODE.major && minor >= MINIMUM_NODE.minor)) return undefined;
-  return `plant-store needs Node ${MINIMUM_NODE.major}.${MINIMUM_NODE.minor} or newer (22.14+, 24 or 26), but this is Node ${version}; see "Node versions" in the README`;
+  return `plant-store needs Node ${MINIMUM_NODE.major}.${MINIMUM_NODE.minor} or newer (22.14+, 24 or 26), but this is Node ${version}; see "Node versions" in docs/deploy.md`;
 }

@@ -163,8 +163,9 @@ t.test('shutdown does not wait for a scraper: a half-sent request on the metrics
   await started;
   const exit = await server.exit;
   const took = Date.now() - begin;
-  t.equal(exit.code, 0, exit.stderr);
-  t.ok(took >= 0 && took < 3000, `exited in ${took} ms (a headers timeout would hold it for 60 s, the shutdown limit is 10 s)`);
+  // Exit code 0 is the proof, not a time: a connection that held the shutdown would keep it until
+  // the 10 s limit, and past that limit the service exits 1 (the headers timeout would be 60 s).
+  t.equal(exit.code, 0, `exited in ${took} ms, within the shutdown limit: ${exit.stderr}`);
   await socketClosed;
   t.pass('the scraper connection was closed');
 });

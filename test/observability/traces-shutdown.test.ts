@@ -52,10 +52,9 @@ t.test('an unreachable collector does not hold the shutdown: the spans are dropp
   await warned;
   t.equal(exit.code, 0, 'a clean exit, not the 10-second limit of server.ts');
   // The exporter retries a refused connection for up to 10 s (OTEL_EXPORTER_OTLP_TIMEOUT): the bound ends it.
-  t.ok(
-    seconds >= FLUSH_LIMIT_MS / 1000 && seconds < FLUSH_LIMIT_MS / 1000 + 3,
-    `exited in ${seconds.toFixed(2)} s: the flush bound, and the rest of the close`,
-  );
+  // Exit code 0 above shows it did (waiting the exporter out would reach server.ts's 10 s limit, exit 1);
+  // the time is bounded from below only, as load on the machine can only lengthen it.
+  t.ok(seconds >= FLUSH_LIMIT_MS / 1000, `exited in ${seconds.toFixed(2)} s: after the flush bound, and the rest of the close`);
   t.match(
     exit.stdout,
     /"level":40,[^\n]*"msg":"traces: the collector did not take the last spans in time; they are dropped"/,

@@ -12,16 +12,16 @@ import { until } from '../helpers/until.js';
 /** What the issue measured: a second process (the CLI, another instance) in one write transaction for 8 s. */
 const HOLD_MS = 8000;
 
-// Takes the write lock, writes a plant of its own inside it, says "locked"; commits after argv[2] ms
-// (0: when its stdin ends), says "released".
+// Takes the write lock, writes a plant of its own inside it, says "locked"; commits when its stdin
+// ends, says "released".
 const HOLDER = `const D = require('better-sqlite3'); const db = new D(process.argv[1]);
   db.exec('BEGIN IMMEDIATE'); db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 1000, 'held')").run();
   process.stdout.write('locked\\n');
   const release = () => { db.exec('COMMIT'); db.close(); process.stdout.write('released\\n'); process.exit(0); };
-  if (Number(process.argv[2]) > 0) setTimeout(release, Number(process.argv[2])); else process.stdin.on('end', release).resume();`;
+  process.stdin.on('end', release).resume();`;
 
-function holdLock(t: Parameters<typeof tempDir>[0], path: string, holdMs: number) {
-  const child = spawn(process.execPath, ['-e', HOLDER, path, String(holdMs)], { cwd: projectRoot, stdio: ['pipe', 'pipe', 'inherit'] });
+function holdLock(t: Parameters<typeof tempDir>[0], path: string) {
+  const child = spawn(process.execPath, ['-e', HOLDER, path], { cwd: projectRoot, stdio: ['pipe', 'pipe', 'inherit'] });
   t.teardown(() => void child.kill('SIGKILL'));
   let said = '';
   child.stdout.on('data', (chunk) => (said += String(chunk)));
@@ -47,66 +47,72 @@ async function setup(t: Parameters<typeof tempDir>[0], lockTimeoutMs: number) {
   return { path, token, server, headers };
 }
 
-/** Probes health, readiness and a read until `done`, and answers the slowest of each. */
-async function probeUntil(t: Parameters<typeof tempDir>[0], base: string, token: string, done: () => boolean) {
-  const slowest = { '/healthz': 0, '/readyz': 0, '/plants': 0 };
+/**
+ * Probes health, readiness and a read `rounds` times, one after the other, and says how long they took
+ * (for the log only: on a shared machine the slowest answer is set by the scheduler, not by the lock).
+ */
+async function probe(t: Parameters<typeof tempDir>[0], base: string, token: string, rounds: number) {
   const all: number[] = [];
-  let rounds = 0;
-  while (!done()) {
-    for (const path of Object.keys(slowest) as Array<keyof typeof slowest>) {
+  for (let round = 0; round < rounds; round++) {
+    for (const path of ['/healthz', '/readyz', '/plants']) {
       const started = performance.now();
       const reply = await fetch(base + path, { headers: bearer(token) });
       await reply.arrayBuffer();
-      const ms = performance.now() - started;
-      slowest[path] = Math.max(slowest[path], ms);
-      all.push(ms);
-      if (reply.status !== 200) t.fail(`${path} answered ${reply.status} while the lock was held`);
+      all.push(performance.now() - started);
+      if (reply.status !== 200) t.fail(`${path} answered ${reply.status}`);
     }
-    rounds++;
   }
   all.sort((a, b) => a - b);
   const percentile = (p: number) => all[Math.min(all.length - 1, Math.floor(all.length * p))]!.toFixed(1);
-  return { slowest, rounds, spread: `median ${percentile(0.5)} ms, p99 ${percentile(0.99)} ms` };
+  return `median ${percentile(0.5)} ms, p99 ${percentile(0.99)} ms, slowest ${all.at(-1)!.toFixed(1)} ms`;
 }
 
-t.test(`a write lock held ${HOLD_MS / 1000} s by another process: reads answer at once, writes commit after it`, async (t) => {
-  const { path, token, server, headers } = await setup(t, 20_000);
+const PROBE_ROUNDS = 20;
+
+t.test(`a write lock held by another process (at least ${HOLD_MS / 1000} s): reads answer meanwhile, writes commit after it`, async (t) => {
+  const { path, token, server, headers } = await setup(t, 30_000);
   t.equal((await fetchChecked(t, server.url, '/plants', { method: 'POST', headers, body: '{"id":1,"name":"before"}' })).status, 200);
+  t.comment(`without a lock, ${PROBE_ROUNDS} probe rounds: ${await probe(t, server.url, token, PROBE_ROUNDS)}`);
 
-  // The same probes without a lock first, for comparison: on a shared machine the slowest answer
-  // is set by the scheduler, not by the lock.
-  const baselineEnd = performance.now() + 3000;
-  const baseline = await probeUntil(t, server.url, token, () => performance.now() > baselineEnd);
-  t.comment(
-    `without a lock, ${baseline.rounds} rounds: slowest /healthz ${baseline.slowest['/healthz'].toFixed(1)} ms, /readyz ${baseline.slowest['/readyz'].toFixed(1)} ms, GET /plants ${baseline.slowest['/plants'].toFixed(1)} ms; all probes: ${baseline.spread}`,
-  );
-
-  const holder = holdLock(t, path, HOLD_MS);
+  // Told by the order of events, not by a clock: every probe is answered while the holder still has the
+  // lock (it releases only when told, after them) and while every write still waits; no write is
+  // answered before the release. How long a read takes is the benchmark's to measure (docs/benchmarks.md).
+  const holder = holdLock(t, path);
   await holder.locked();
   const lockedAt = performance.now();
+  let released = false;
+  const early: number[] = [];
   const settled: number[] = [];
   const writes: Array<Promise<Reply>> = [
     ...Array.from({ length: 10 }, (_, i) =>
       fetchChecked(t, server.url, '/plants', { method: 'POST', headers, body: `{"id":${i + 2},"name":"waited"}` }),
     ),
     fetchChecked(t, server.url, '/plants/1', { method: 'DELETE', headers: bearer(token) }),
-  ].map((write) => write.finally(() => settled.push(performance.now() - lockedAt)));
-
-  const { slowest, rounds, spread } = await probeUntil(t, server.url, token, holder.isReleased);
-  const releasedAfter = performance.now() - lockedAt;
-  const replies = await Promise.all(writes);
-  t.comment(
-    `lock held ${Math.round(releasedAfter)} ms; ${rounds} probe rounds; slowest /healthz ${slowest['/healthz'].toFixed(1)} ms, /readyz ${slowest['/readyz'].toFixed(1)} ms, GET /plants ${slowest['/plants'].toFixed(1)} ms; all probes: ${spread}`,
+  ].map((write, i) =>
+    write.finally(() => {
+      settled.push(performance.now() - lockedAt);
+      if (!released) early.push(i);
+    }),
   );
+
+  const spread = await probe(t, server.url, token, PROBE_ROUNDS);
+  t.equal(settled.length, 0, `all ${PROBE_ROUNDS} probe rounds answered 200 while every write waited for the lock`);
+  t.notOk(holder.isReleased(), 'and while the other process held it');
+  // The hold the issue measured: a write waits that long and still commits (WRITE_LOCK_TIMEOUT_MS 30 s).
+  const heldFor = performance.now() - lockedAt;
+  if (heldFor < HOLD_MS) await new Promise((resolve) => setTimeout(resolve, HOLD_MS - heldFor));
+  released = true;
+  holder.release();
+  const replies = await Promise.all(writes);
+  await until(holder.isReleased, 10_000, 'the lock holder saying it released the lock');
+  t.comment(`probes while the lock was held: ${spread}`);
   t.comment(`writes answered ${Math.round(Math.min(...settled))} to ${Math.round(Math.max(...settled))} ms after the lock was taken`);
-  for (const [path, ms] of Object.entries(slowest)) t.ok(ms < 1000, `${path}: slowest ${ms.toFixed(1)} ms while the lock was held`);
-  t.ok(rounds > 10, 'the probes kept going during the hold');
+  t.same(early, [], 'no write was answered before the lock was released');
   t.same(
     replies.map((reply) => reply.status),
     [...Array(10).fill(200), 204],
     'every write waited and then committed: no 500, no 503',
   );
-  t.ok(Math.min(...settled) >= HOLD_MS - 100, 'no write was answered before the lock was released');
   const names = (await listAll(server.url, token)).map((plant) => plant.name);
   t.same(
     names.sort(),
@@ -117,7 +123,7 @@ t.test(`a write lock held ${HOLD_MS / 1000} s by another process: reads answer a
 
 t.test('past WRITE_LOCK_TIMEOUT_MS a write answers 503 with Retry-After and changes nothing', async (t) => {
   const { path, token, server, headers } = await setup(t, 500);
-  const holder = holdLock(t, path, 0);
+  const holder = holdLock(t, path);
   await holder.locked();
   const started = performance.now();
   const [created, deleted] = await Promise.all([
@@ -130,7 +136,10 @@ t.test('past WRITE_LOCK_TIMEOUT_MS a write answers 503 with Retry-After and chan
     t.match(reply.headers['retry-after'], /^[1-9]\d*$/, 'Retry-After in seconds');
     t.match(reply.json().message, /another process is writing/i);
   }
-  t.ok(waited >= 450 && waited < 3000, `answered after ${Math.round(waited)} ms (bound 500 ms)`);
+  // A lower bound only: the write waited its bound (500 ms). That it did not wait for the release is an
+  // order of events: the holder releases only when told, below.
+  t.ok(waited >= 450, `answered after ${Math.round(waited)} ms (bound 500 ms), while the lock was still held`);
+  t.notOk(holder.isReleased(), 'the lock is still held: the 503 did not wait for its release');
   const health = await fetchChecked(t, server.url, '/healthz');
   t.equal(health.status, 200, 'still healthy while the lock is held');
 

@@ -46,8 +46,9 @@ t.test(`SIGTERM with ${CONNECTIONS} busy connections`, async (t) => {
   const seconds = (Date.now() - signalledAt) / 1000;
 
   t.same(unexpected, [], 'no request failed with a status (no 5xx, no 503)');
-  t.equal(exit.code, 0, 'exit code 0');
-  t.ok(seconds < 10, `exited ${seconds} s after SIGTERM`);
+  // Exit code 0 says it finished within the shutdown limit (past 10 s it exits 1); the seconds seen from
+  // here also count how long a loaded machine took to tell us, so they are reported, not bounded.
+  t.equal(exit.code, 0, `exit code 0, ${seconds} s after SIGTERM`);
   t.ok(acknowledged.length > CONNECTIONS, `${acknowledged.length} creates acknowledged, ${inFlightAtSignal} in flight at the signal`);
   // Server side: every request it logged as received was answered with 200.
   type Line = { msg: string; reqId?: string; req?: { url: string }; res?: { statusCode: number } };

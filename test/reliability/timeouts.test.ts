@@ -1,6 +1,8 @@
 // Slow clients cannot hold connections: header, request and keep-alive timeouts, over real sockets.
 // Each is cut off no sooner than its timeout (the server measures from a moment after the client
-// started its clock) and within a bound: Node checks its connections once a second.
+// started its clock), and before the slow client has sent what it meant to: the bound is counted in
+// bytes sent one a second, not read from a clock a loaded machine can stall (Node checks its
+// connections once a second, so a cut comes a second or two after the timeout).
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
@@ -34,10 +36,12 @@ function trickle(port: number, head: string, text: string): Promise<{ answer: st
 
 t.test('a client sending its headers one byte a second is cut off with 408', async (t) => {
   const { port, token } = await listening(t);
-  const { answer, seconds, sent } = await trickle(port, '', `GET /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+  const request = `GET /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`;
+  const { answer, seconds, sent } = await trickle(port, '', request);
   t.match(answer, /^HTTP\/1.1 408 /, 'answered 408');
   t.match(answer, /\{"error":408,"message":"The request took too long to arrive\."\}$/, 'in the Error shape');
-  t.ok(seconds >= 1 && seconds < 5, `cut off after ${seconds} s (headers timeout 1 s) and ${sent} bytes`);
+  t.ok(seconds >= 1, `cut off after ${seconds} s (headers timeout 1 s), not before`);
+  t.ok(sent < request.length, `before the headers were complete: ${sent} of ${request.length} bytes, one a second`);
 });
 
 t.test('a client sending its body one byte a second is cut off', async (t) => {
@@ -45,8 +49,8 @@ t.test('a client sending its body one byte a second is cut off', async (t) => {
   const body = '{"id":1,"name":"slow"}';
   const head = `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
   const { answer, seconds, sent } = await trickle(port, head, body);
-  t.ok(seconds >= 2 && seconds < 6, `cut off after ${seconds} s (request timeout 2 s), ${sent} of ${body.length} body bytes`);
-  t.ok(sent < body.length, 'before the body was complete');
+  t.ok(seconds >= 2, `cut off after ${seconds} s (request timeout 2 s), not before`);
+  t.ok(sent < body.length, `before the body was complete: ${sent} of ${body.length} bytes, one a second`);
   if (answer !== '') t.match(answer, /^HTTP\/1.1 408 /, 'answered 408 when anything was said');
 });
 
@@ -62,5 +66,7 @@ t.test('an idle keep-alive connection is closed after the keep-alive timeout', a
       .resume(),
   );
   const seconds = (Date.now() - started) / 1000;
-  t.ok(seconds >= 0.5 && seconds < 3, `closed ${seconds} s after the request (keep-alive timeout 0.5 s)`);
+  // Typically about a second; the bound is 30 times that, and still under half the default (72 s) the
+  // connection would stay if the setting were not applied.
+  t.ok(seconds >= 0.5 && seconds < 30, `closed ${seconds} s after the request (keep-alive timeout 0.5 s)`);
 });

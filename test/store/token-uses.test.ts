@@ -61,9 +61,11 @@ t.test('the write comes by itself after the delay, and once for all the uses of 
   uses.used(2);
   uses.used(1);
   t.equal(batches.length, 0, 'used() writes nothing itself');
-  await until(() => batches.length === 1, 2000, 'the delayed write');
+  // The write waits for the delay (a lower bound, which load cannot break), then comes by itself: no
+  // upper bound on when, which only the machine's load decides; a write that never came fails the wait.
+  await until(() => batches.length === 1, 30_000, 'the delayed write');
   const waited = Date.now() - noted;
-  t.ok(waited >= 45 && waited < 1500, `written ${waited} ms after the first use (delay 50 ms)`);
+  t.ok(waited >= 45, `written ${waited} ms after the first use, not before the delay (50 ms)`);
   t.same(
     batches[0]!.map(([id]) => id),
     [1, 2],
@@ -150,7 +152,7 @@ t.test("hundreds of requests within a minute write each token's last use once; t
   const ended = Date.now();
   const lastUse = async () => Object.fromEntries((await app.store.listTokens()).map((token) => [token.user, token.lastUsedAt]));
   let seen: Record<string, string | null> = {};
-  await until(async () => ((seen = await lastUse()), seen.alice !== null && seen.bob !== null), 5000, 'the last uses written');
+  await until(async () => ((seen = await lastUse()), seen.alice !== null && seen.bob !== null), 30_000, 'the last uses written');
   const within = (at: string | null) => at !== null && Date.parse(at) >= started && Date.parse(at) <= ended;
   t.ok(
     within(seen.alice!),
