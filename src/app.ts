@@ -72,7 +72,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sharedLimits, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
   // Imported only when on, like tracing: prom-client (and the OpenTelemetry API it loads) stays out of a process without metrics.
   if (config.metricsPort !== undefined) {
-    await app.register((await import('./plugins/metrics.js')).default, { port: config.metricsPort, host: config.host });
+    await app.register((await import('./plugins/metrics.js')).default, { port: config.metricsPort, host: config.metricsHost });
   }
 
   const served = servedContract(config.oidc);
