@@ -10,7 +10,7 @@ export type TracesConfig = NonNullable<Config['traces']>;
 
 const int = (minimum: number, maximum: number, fallback?: number) => T.Integer({ minimum, maximum, default: fallback });
 const onOff = (fallback: string) =>
-  T.String({ enum: ['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], default: fallback, rule: 'on or off (true/false, 1/0)' });
+  T.String({ enum: ['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], default: fallback, description: 'on or off (true/false, 1/0)' });
 const ISSUER = `^(https://|http://(localhost|127\\.0\\.0\\.1|\\[::1\\])[:/]|http://(localhost|127\\.0\\.0\\.1|\\[::1\\])$)[^\\s?#"'\\\\@]*$`;
 
 /** Every variable the service reads, with its default and rule: README.md's table lists the same (test/readme-config.test.ts). */
@@ -31,7 +31,7 @@ export const configSchema = T.Object({
   REDIS_KEY_PREFIX: T.String({
     default: 'plant-store:',
     pattern: '^[\\x21-\\x7e]{1,100}$',
-    rule: '1 to 100 printable characters without spaces',
+    description: '1 to 100 printable characters without spaces',
   }),
   BOOTSTRAP_TOKEN: onOff('on'),
   TRUST_PROXY: onOff('off'),
@@ -44,7 +44,8 @@ export const configSchema = T.Object({
   OIDC_ISSUER: T.Optional(
     T.String({
       pattern: ISSUER,
-      rule: "the provider's issuer URL, https:// (http:// only for localhost or 127.0.0.1), without query or fragment, such as https://example.eu.auth0.com/",
+      description:
+        "the provider's issuer URL, https:// (http:// only for localhost or 127.0.0.1), without query or fragment, such as https://example.eu.auth0.com/",
     }),
   ),
   OIDC_AUDIENCE: T.Optional(T.String()),
@@ -52,7 +53,7 @@ export const configSchema = T.Object({
   OIDC_USER_CLAIM: T.String({
     default: 'sub',
     pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,200}$',
-    rule: 'a claim name such as sub or email',
+    description: 'a claim name such as sub or email',
   }),
   OIDC_DOCS_CLIENT_ID: T.Optional(T.String()),
   OTEL_EXPORTER_OTLP_ENDPOINT: T.Optional(T.String()),
@@ -62,7 +63,7 @@ export const configSchema = T.Object({
   OTEL_SDK_DISABLED: T.Optional(T.String()),
 });
 type Env = Record<string, string | undefined>;
-type Rule = { rule?: string; enum?: string[]; minimum?: number; maximum?: number };
+type Rule = { description?: string; enum?: string[]; minimum?: number; maximum?: number };
 type Camel<S extends string> = S extends `${infer H}_${infer R}` ? `${Lowercase<H>}${Capitalize<Camel<R>>}` : Lowercase<S>;
 
 export function loadConfig(raw: Env = process.env) {
@@ -106,13 +107,12 @@ function validate(raw: Env): Static<typeof configSchema> {
       schema: configSchema,
       data,
       env: false,
-      ajv: { customOptions: { keywords: ['rule'] } },
     });
   } catch (error) {
     const names = new Set(((error as { errors?: Array<{ instancePath: string }> }).errors ?? []).map((e) => e.instancePath.slice(1)));
     const messages = [...names].map((name) => {
       const schema = configSchema.properties[name as keyof typeof configSchema.properties] as Rule;
-      return `${name} must be ${schema.rule ?? (schema.enum ? `one of ${schema.enum.join(', ')}` : `a whole number from ${schema.minimum} to ${schema.maximum}`)}, not "${raw[name]}"`;
+      return `${name} must be ${schema.description ?? (schema.enum ? `one of ${schema.enum.join(', ')}` : `a whole number from ${schema.minimum} to ${schema.maximum}`)}, not "${raw[name]}"`;
     });
     throw new ConfigError(messages.join('; '));
   }
