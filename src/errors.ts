@@ -69,6 +69,11 @@ export const DatabaseBusy = createError(
   'Another process is writing to the database; nothing was changed. Retry in %s seconds.',
   503,
 );
+export const Overloaded = createError(
+  'PLANT_STORE_OVERLOADED',
+  'The service is overloaded and did not handle this request; nothing was changed. Retry in %s seconds.',
+  503,
+);
 
 /** An error that says when to try again; the error handler sends `retryAfter` as the Retry-After header. */
 export function retryLater<E extends Error>(error: E, seconds: number): E & { retryAfter: number } {
