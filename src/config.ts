@@ -11,6 +11,9 @@ export type TracesConfig = NonNullable<Config['traces']>;
 const int = (minimum: number, maximum: number, fallback?: number) => T.Integer({ minimum, maximum, default: fallback });
 const onOff = (fallback: string) =>
   T.String({ enum: ['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], default: fallback, description: 'on or off (true/false, 1/0)' });
+const rule = (pattern: string, description: string, fallback?: string) => T.String({ pattern, description, default: fallback });
+const ISSUER_RULE =
+  "the provider's issuer URL, https:// (http:// only for localhost or 127.0.0.1), without query or fragment, such as https://example.eu.auth0.com/";
 const ISSUER = `^(https://|http://(localhost|127\\.0\\.0\\.1|\\[::1\\])[:/]|http://(localhost|127\\.0\\.0\\.1|\\[::1\\])$)[^\\s?#"'\\\\@]*$`;
 
 /** Every variable the service reads, with its default and rule: README.md's table lists the same (test/readme-config.test.ts). */
@@ -28,11 +31,7 @@ export const configSchema = T.Object({
   RATE_LIMIT_PER_MINUTE: int(0, 1_000_000_000, 6000),
   AUTH_FAILURES_PER_MINUTE: int(1, 1_000_000_000, 30),
   REDIS_URL: T.Optional(T.String()),
-  REDIS_KEY_PREFIX: T.String({
-    default: 'plant-store:',
-    pattern: '^[\\x21-\\x7e]{1,100}$',
-    description: '1 to 100 printable characters without spaces',
-  }),
+  REDIS_KEY_PREFIX: rule('^[\\x21-\\x7e]{1,100}$', '1 to 100 printable characters without spaces', 'plant-store:'),
   BOOTSTRAP_TOKEN: onOff('on'),
   TRUST_PROXY: onOff('off'),
   HEADERS_TIMEOUT_MS: int(100, 600_000, 10_000),
@@ -41,20 +40,10 @@ export const configSchema = T.Object({
   SHED_EVENT_LOOP_DELAY_MS: int(0, 60_000, 1000),
   SHED_HEAP_USED_MB: int(0, 1_000_000, 0),
   CORS_ORIGINS: T.String({ default: '' }),
-  OIDC_ISSUER: T.Optional(
-    T.String({
-      pattern: ISSUER,
-      description:
-        "the provider's issuer URL, https:// (http:// only for localhost or 127.0.0.1), without query or fragment, such as https://example.eu.auth0.com/",
-    }),
-  ),
+  OIDC_ISSUER: T.Optional(rule(ISSUER, ISSUER_RULE)),
   OIDC_AUDIENCE: T.Optional(T.String()),
   // No quote or backslash: the claim's name is quoted in challenges.
-  OIDC_USER_CLAIM: T.String({
-    default: 'sub',
-    pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,200}$',
-    description: 'a claim name such as sub or email',
-  }),
+  OIDC_USER_CLAIM: rule('^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,200}$', 'a claim name such as sub or email', 'sub'),
   OIDC_DOCS_CLIENT_ID: T.Optional(T.String()),
   OTEL_EXPORTER_OTLP_ENDPOINT: T.Optional(T.String()),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: T.Optional(T.String()),
@@ -103,11 +92,7 @@ export function loadConfig(raw: Env = process.env) {
 function validate(raw: Env): Static<typeof configSchema> {
   const data = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== '')); // empty is unset
   try {
-    return envSchema<Static<typeof configSchema>>({
-      schema: configSchema,
-      data,
-      env: false,
-    });
+    return envSchema<Static<typeof configSchema>>({ schema: configSchema, data, env: false });
   } catch (error) {
     const names = new Set(((error as { errors?: Array<{ instancePath: string }> }).errors ?? []).map((e) => e.instancePath.slice(1)));
     const messages = [...names].map((name) => {
