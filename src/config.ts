@@ -37,7 +37,7 @@ export const configSchema = T.Object({
   HEADERS_TIMEOUT_MS: int(100, 600_000, 10_000),
   REQUEST_TIMEOUT_MS: int(100, 600_000, 30_000),
   KEEP_ALIVE_TIMEOUT_MS: int(100, 600_000, 72_000),
-  SHED_EVENT_LOOP_DELAY_MS: int(0, 60_000, 1000),
+  SHED_EVENT_LOOP_DELAY_MS: int(0, 60_000, 500),
   SHED_HEAP_USED_MB: int(0, 1_000_000, 0),
   CORS_ORIGINS: T.String({ default: '' }),
   OIDC_ISSUER: T.Optional(rule(ISSUER, ISSUER_RULE)),
