@@ -9,29 +9,34 @@ export const UNMATCHED = 'unmatched';
 
 export class RequestMetrics {
   readonly #duration: Histogram<'operation' | 'method' | 'status'>;
-  readonly #count: Counter<'operation' | 'method' | 'status'>;
 
   constructor(registry: Registry) {
     const about = 'by operation (operationId of openapi.yaml, else the route, else "unmatched"), method and status';
     const labelNames = ['operation', 'method', 'status'] as const;
-    this.#duration = new Histogram({
+    const duration = (this.#duration = new Histogram({
       name: 'plant_store_http_request_duration_seconds',
       help: `Time from routing a request to the last byte of its answer handed to the OS, ${about}.`,
       labelNames,
       buckets: LATENCY_BUCKETS,
       registers: [registry],
-    });
-    this.#count = new Counter({
+    }));
+    // The count of requests is the histogram's _count: read at scrape time through prom-client's collect()
+    // and get(), not incremented per request (Counter.inc with labels costs about 0.7 us, a request 35 to 50 us).
+    new Counter({
       name: 'plant_store_http_requests_total',
       help: `Requests answered, ${about}.`,
       labelNames,
       registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { metricName, labels, value } of (await duration.get()).values) {
+          if (metricName === 'plant_store_http_request_duration_seconds_count') this.inc(labels, value);
+        }
+      },
     });
   }
 
   observe(operation: string, method: string, status: number, seconds: number): void {
-    const labels = { operation, method, status };
-    this.#duration.observe(labels, seconds);
-    this.#count.inc(labels);
+    this.#duration.observe({ operation, method, status }, seconds);
   }
 }
