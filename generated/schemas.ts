@@ -351,6 +351,9 @@ export const operations = {
         "200": {
           "type": "object",
           "description": "An OpenAPI 3.1 document."
+        },
+        "503": {
+          "$ref": "Error#"
         }
       }
     }
@@ -360,7 +363,13 @@ export const operations = {
     "url": "/openapi.yaml",
     "path": "/openapi.yaml",
     "public": true,
-    "schema": {}
+    "schema": {
+      "response": {
+        "503": {
+          "$ref": "Error#"
+        }
+      }
+    }
   }
 } as const;
 

@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * Is the process up?
-         * @description Answers 200 while the process runs; it does not touch the database.
+         * @description Answers 200 while the process runs; it does not touch the database, and is answered even while the service sheds load.
          */
         get: operations["getHealth"];
         put?: never;
@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Can the service reach its database?
-         * @description Answers 200 when a query against the database succeeds, 503 otherwise.
+         * @description Answers 200 when a query against the database succeeds, 503 otherwise, and 503 while the service sheds load (a load balancer then steers away).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -370,7 +370,8 @@ export interface components {
          * @description Another process (a second instance, or the `plant-store` command) held the database's
          *     write lock for longer than the service waits for it (`WRITE_LOCK_TIMEOUT_MS`, SQLite
          *     only), or an identity provider's access token was sent and the provider could not be
-         *     reached to check it. Nothing was changed; send the same request again after
+         *     reached to check it, or the service was past its load bounds and shed the request
+         *     at once (see `Overloaded`). Nothing was changed; send the same request again after
          *     `Retry-After` seconds.
          */
         WriteLockBusy: {
@@ -392,7 +393,8 @@ export interface components {
         /**
          * @description An identity provider's access token was sent, and the provider could not be reached
          *     to get the keys that check it. Nothing was changed; send the same request again after
-         *     `Retry-After` seconds. (Writes answer the same 503 for this reason too.)
+         *     `Retry-After` seconds. (Writes answer the same 503 for this reason too.) Also sent
+         *     when the service is past its load bounds and sheds the request at once (see `Overloaded`).
          */
         ProviderUnavailable: {
             headers: {
@@ -405,6 +407,27 @@ export interface components {
                  * @example {
                  *       "error": 503,
                  *       "message": "The identity provider cannot be reached to check the access token; nothing was changed. Retry in 5 seconds."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The service is past its load bounds (event-loop delay or heap, `SHED_*` settings) and
+         *     answered at once instead of queueing the request. Nothing was changed; send the same
+         *     request again after `Retry-After` seconds, or to another instance.
+         */
+        Overloaded: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 503,
+                 *       "message": "The service is overloaded and did not handle this request; nothing was changed. Retry in 2 seconds."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -679,7 +702,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The database does not answer; the service cannot serve plants now. */
+            /** @description The database does not answer, or the service is past its load bounds (then with `Retry-After`); the service cannot serve plants now. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -721,6 +744,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            503: components["responses"]["Overloaded"];
         };
     };
     getOpenApiYaml: {
@@ -743,6 +767,7 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            503: components["responses"]["Overloaded"];
         };
     };
 }

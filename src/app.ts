@@ -9,6 +9,7 @@ import errorHandler from './plugins/error-handler.js';
 import { headLikeGet } from './plugins/head-like-get.js';
 import inOrder from './plugins/in-order.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
+import loadShedding from './plugins/load-shedding.js';
 import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
 import requestId, { requestIdOf } from './plugins/request-id.js';
@@ -63,6 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorHandler);
   await app.register(inOrder); // first of the request hooks: what runs before it could read state
   await app.register(requestId);
+  await app.register(loadShedding, config.shed);
   await app.register(securityHeaders);
   await app.register(nodeErrors);
   await app.register(gracefulClose);
@@ -74,7 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.metricsPort !== undefined) {
     await app.register((await import('./plugins/metrics.js')).default, {
       port: config.metricsPort,
-      host: config.host,
+      host: config.metricsHost,
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
       keepAliveTimeoutMs: config.keepAliveTimeoutMs,

@@ -79,6 +79,11 @@ export const DatabaseDamaged = createError(
   'The database file is damaged; nothing was changed and the operators are told. Retry in %s seconds.',
   503,
 );
+export const Overloaded = createError(
+  'PLANT_STORE_OVERLOADED',
+  'The service is overloaded and did not handle this request; nothing was changed. Retry in %s seconds.',
+  503,
+);
 
 /** An error that says when to try again; the error handler sends `retryAfter` as the Retry-After header. */
 export function retryLater<E extends Error>(error: E, seconds: number): E & { retryAfter: number } {

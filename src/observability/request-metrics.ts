@@ -1,6 +1,5 @@
 // Requests counted and timed per operation, method and status: the one observation on the hot path.
-import type { Registry } from 'prom-client';
-import { HotHistogram } from './hot-histogram.js';
+import { Counter, Histogram, type Registry } from 'prom-client';
 
 /** Seconds: a cached page answers in well under a millisecond, a write waits for its sync, a stuck one for seconds. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -9,21 +8,35 @@ export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
 export const UNMATCHED = 'unmatched';
 
 export class RequestMetrics {
-  readonly #duration: HotHistogram<'operation' | 'method' | 'status'>;
+  readonly #duration: Histogram<'operation' | 'method' | 'status'>;
 
   constructor(registry: Registry) {
-    this.#duration = new HotHistogram({
+    const about = 'by operation (operationId of openapi.yaml, else the route, else "unmatched"), method and status';
+    const labelNames = ['operation', 'method', 'status'] as const;
+    const duration = (this.#duration = new Histogram({
       name: 'plant_store_http_request_duration_seconds',
-      help: 'Time from routing a request to the last byte of its answer handed to the OS, by operation (operationId of openapi.yaml, else the route, else "unmatched"), method and status.',
-      labelNames: ['operation', 'method', 'status'],
+      help: `Time from routing a request to the last byte of its answer handed to the OS, ${about}.`,
+      labelNames,
       buckets: LATENCY_BUCKETS,
-      registry,
-      countName: 'plant_store_http_requests_total',
-      countHelp: 'Requests answered, by operation (operationId of openapi.yaml, else the route, else "unmatched"), method and status.',
+      registers: [registry],
+    }));
+    // The count of requests is the histogram's _count: read at scrape time through prom-client's collect()
+    // and get(), not incremented per request (Counter.inc with labels costs about 0.7 us, a request 35 to 50 us).
+    new Counter({
+      name: 'plant_store_http_requests_total',
+      help: `Requests answered, ${about}.`,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { metricName, labels, value } of (await duration.get()).values) {
+          if (metricName === 'plant_store_http_request_duration_seconds_count') this.inc(labels, value);
+        }
+      },
     });
   }
 
   observe(operation: string, method: string, status: number, seconds: number): void {
-    this.#duration.observe(this.#duration.series(operation, method, String(status)), seconds);
+    this.#duration.observe({ operation, method, status }, seconds);
   }
 }

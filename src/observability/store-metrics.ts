@@ -1,11 +1,10 @@
 // The store seen from outside: each call's time and outcome, SQLite's group commits, PostgreSQL's pool.
 import { performance } from 'node:perf_hooks';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type pg from 'pg';
 import type { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Store } from '../store/plant-store.js';
 import { commits, storeCallTimes, type CommitContext, type StoreCallTime } from './channels.js';
-import { HotHistogram } from './hot-histogram.js';
 import { LATENCY_BUCKETS } from './request-metrics.js';
 
 /** When the commit began, kept on its own context object (one per commit). */
@@ -45,17 +44,16 @@ export function measureStore(registry: Registry, store: Store): () => void {
 }
 
 function timeStoreCalls(registry: Registry): () => void {
-  // A call per request or two, so the hot path's histogram (./hot-histogram.ts), not prom-client's.
-  const duration = new HotHistogram<'store' | 'operation' | 'outcome'>({
+  const duration = new Histogram({
     name: 'plant_store_store_call_duration_seconds',
     help: 'Time of each call of a request on the store (findToken, listPlants, addPlant, deletePlant), by store, operation and outcome ("ok" or "error").',
     labelNames: ['store', 'operation', 'outcome'],
     buckets: LATENCY_BUCKETS,
-    registry,
+    registers: [registry],
   });
   const observe = (message: unknown) => {
-    const call = message as StoreCallTime;
-    duration.observe(duration.series(call.store, call.operation, call.outcome), call.seconds);
+    const { store, operation, outcome, seconds } = message as StoreCallTime;
+    duration.observe({ store, operation, outcome }, seconds);
   };
   storeCallTimes.subscribe(observe);
   return () => {
@@ -65,23 +63,21 @@ function timeStoreCalls(registry: Registry): () => void {
 
 function measureCommits(registry: Registry): () => void {
   const registers = [registry];
-  // A commit every few writes: hot histograms too, each one series (no labels), made now so it shows 0 before the first commit.
-  const batchSizes = new HotHistogram<never>({
+  // Without labels, so each shows 0 before the first commit.
+  const batchSize = new Histogram({
     name: 'plant_store_sqlite_commit_batch_size',
     help: 'Writes that shared one SQLite group commit (and its sync).',
     labelNames: [],
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000],
-    registry,
+    registers,
   });
-  const durations = new HotHistogram<never>({
+  const duration = new Histogram({
     name: 'plant_store_sqlite_commit_duration_seconds',
     help: "Time of each SQLite group commit: the batch's writes and COMMIT (on the event loop), then the sync of the WAL (off it).",
     labelNames: [],
     buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
-    registry,
+    registers,
   });
-  const batchSize = batchSizes.series();
-  const duration = durations.series();
   const failed = new Counter({
     name: 'plant_store_sqlite_commit_failures_total',
     help: 'SQLite group commits that failed: none of their writes was kept, each answered with an error.',
@@ -89,14 +85,14 @@ function measureCommits(registry: Registry): () => void {
   });
   failed.inc(0);
   const settled = (context: Timed<CommitContext>) => {
-    durations.observe(duration, seconds(context));
+    duration.observe(seconds(context));
     if ('error' in context) failed.inc();
   };
   const handlers: Handlers<Timed<CommitContext>> = {
     start: begin,
     // `end` comes when COMMIT has returned, before its sync; if COMMIT threw, it is the last event.
     end: (context) => {
-      batchSizes.observe(batchSize, context.batchSize);
+      batchSize.observe(context.batchSize);
       if ('error' in context) settled(context);
     },
     asyncStart: nothing,

@@ -5,8 +5,7 @@ import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hashToken, looksLikeToken } from '../auth/tokens.js';
-import { FailureLimiter } from '../auth/failure-limiter.js';
-import { SharedFailureLimiter, type FailureLimit } from '../auth/shared-failure-limiter.js';
+import { FailureLimit } from '../auth/shared-failure-limiter.js';
 import { authFailures, rateLimited } from '../observability/channels.js';
 import { InvalidAccessToken, InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
 import type { OidcConfig } from '../auth/oidc/oidc-config.js';
@@ -22,8 +21,6 @@ declare module 'fastify' {
   }
 }
 
-type HookDone = (error?: Error) => void;
-
 /** The tokenId of a request authenticated by a provider access token, which has no row in the token store. */
 export const PROVIDER_TOKEN_ID = 0;
 
@@ -35,9 +32,7 @@ const SENT_BEARER_TOKEN = /^bearer[ \t]+\S/i;
 export default fp(
   async function auth(app: FastifyInstance, options: { authFailuresPerMinute: number; oidc?: OidcConfig | undefined }) {
     // With REDIS_URL the count is shared by every instance (plugins/shared-limits.ts).
-    const failures: FailureLimit = app.limitWindows
-      ? new SharedFailureLimiter(options.authFailuresPerMinute, app.limitWindows)
-      : new FailureLimiter(options.authFailuresPerMinute);
+    const failures = new FailureLimit(options.authFailuresPerMinute, app.sharedCounters);
     // jose (about 15 MB) is imported only when an identity provider is configured.
     let providerTokens: ProviderTokens | undefined;
     let looksLikeJwt = (_text: string) => false;
@@ -69,42 +64,30 @@ export default fp(
     });
 
     // Blocked addresses are refused before their token is even looked up, so guessing cannot go on.
-    const refuseOrAuthenticate = (request: FastifyRequest, reply: FastifyReply, done: HookDone, wait: number) => {
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      const wait = await failures.blockedFor(request.ip);
       if (wait > 0) {
         reply.header('retry-after', wait);
         if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'auth-failures' });
-        done(new TooManyAuthFailures(wait));
-        return;
+        throw new TooManyAuthFailures(wait);
       }
-      app.verifyBearerAuth!(request, reply, (error?: Error & { code?: string }) => {
-        if (error === undefined) return done();
-        // bearer-auth's own failures have FST_BEARER_AUTH_ codes; anything else is a store fault (which
-        // has a code of its own too, e.g. ECONNREFUSED or SQLITE_BUSY) or an unreachable identity provider
-        // (a 503): not a failed authentication.
-        if (!error.code?.startsWith('FST_BEARER_AUTH_')) return done(error);
-        const sentToken = SENT_BEARER_TOKEN.test(request.headers.authorization ?? '');
-        if (authFailures.hasSubscribers) authFailures.publish({ reason: sentToken ? 'invalid' : 'missing' });
-        const problem = request.accessTokenProblem;
-        let refuse: () => void;
-        if (problem !== '') {
-          reply.header('www-authenticate', `${CHALLENGE}, error="invalid_token", error_description="${problem}"`);
-          refuse = () => done(new InvalidAccessToken());
-        } else {
-          reply.header('www-authenticate', sentToken ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE);
-          refuse = () => done(sentToken ? new InvalidToken() : new MissingToken());
-        }
-        // A shared count is written before the answer, so the client's next try sees it on any instance.
-        const recorded = failures.recordFailure(request.ip);
-        if (recorded === undefined) refuse();
-        else void recorded.then(refuse);
-      });
-    };
-
-    app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
-      const wait = failures.blockedFor(request.ip);
-      // Only a shared count ever answers with a promise (never rejected): the in-memory path allocates none.
-      if (typeof wait === 'number') refuseOrAuthenticate(request, reply, done, wait);
-      else void wait.then((seconds) => refuseOrAuthenticate(request, reply, done, seconds));
+      const error = await new Promise<(Error & { code?: string }) | undefined>((resolve) => app.verifyBearerAuth!(request, reply, resolve));
+      if (error === undefined) return;
+      // bearer-auth's own failures have FST_BEARER_AUTH_ codes; anything else is a store fault (which
+      // has a code of its own too, e.g. ECONNREFUSED or SQLITE_BUSY) or an unreachable identity provider
+      // (a 503): not a failed authentication.
+      if (!error.code?.startsWith('FST_BEARER_AUTH_')) throw error;
+      const sentToken = SENT_BEARER_TOKEN.test(request.headers.authorization ?? '');
+      if (authFailures.hasSubscribers) authFailures.publish({ reason: sentToken ? 'invalid' : 'missing' });
+      // A shared count is written before the answer, so the client's next try sees it on any instance.
+      await failures.recordFailure(request.ip);
+      const problem = request.accessTokenProblem;
+      if (problem !== '') {
+        reply.header('www-authenticate', `${CHALLENGE}, error="invalid_token", error_description="${problem}"`);
+        throw new InvalidAccessToken();
+      }
+      reply.header('www-authenticate', sentToken ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE);
+      throw sentToken ? new InvalidToken() : new MissingToken();
     });
   },
   { name: 'auth', dependencies: ['store', 'shared-limits'] },

@@ -4,7 +4,6 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { TooManyRequests } from '../errors.js';
-import { tokenWindowStore } from '../limits/token-window-store.js';
 import { rateLimited } from '../observability/channels.js';
 import { PROVIDER_TOKEN_ID } from './auth.js';
 
@@ -19,7 +18,7 @@ export default fp(
       // Redis (REDIS_URL) the count is fleet-wide. A failing Redis lets requests through (fails open).
       // A provider user's access tokens change as they sign in again: their limit follows the user.
       keyGenerator: (request) => (request.tokenId === PROVIDER_TOKEN_ID ? `rl:user:${request.user}` : `rl:token:${request.tokenId}`),
-      ...(app.limitWindows && { store: tokenWindowStore(app.limitWindows), skipOnError: true }),
+      ...(app.sharedCounters && { store: app.sharedCounters.tokenStore(), skipOnError: true }),
       errorResponseBuilder: (_request, context) => {
         if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'token' });
         return new TooManyRequests(Math.ceil(context.ttl / 1000));

@@ -1,0 +1,52 @@
+// Past its event-loop bound the service sheds: 503 with Retry-After and the Error shape at once, /readyz 503,
+// /healthz 200, a warning with the request id; when the loop is free again, requests are served again.
+import { setTimeout as sleep } from 'node:timers/promises';
+import t from 'tap';
+import { buildApp } from '../../src/app.js';
+import { bearer, fetchChecked, testConfig, tokenFor } from '../helpers/app.js';
+
+/** Blocks the event loop for 400 ms at a time, again and again, as a CPU-bound burst would. */
+function busyLoop(): () => void {
+  const timer = setInterval(() => {
+    const end = performance.now() + 400;
+    while (performance.now() < end);
+  }, 1);
+  return () => clearInterval(timer);
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(20);
+}
+
+t.test('past SHED_EVENT_LOOP_DELAY_MS requests are shed with 503 until the loop is free again', async (t) => {
+  const logs: Array<{ level: number; msg: string; reqId?: string; pressure?: string }> = [];
+  const config = { ...(await testConfig(t)), logLevel: 'warn', shed: { eventLoopDelayMs: 200, heapUsedBytes: 0 } };
+  const app = await buildApp(config, { logStream: { write: (line) => void logs.push(JSON.parse(line)) } });
+  t.teardown(() => app.close());
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const auth = { headers: bearer(await tokenFor(app, 'alice')) };
+
+  t.equal((await fetchChecked(t, base, '/plants', auth)).status, 200, 'served before');
+  t.notOk(app.isUnderPressure());
+
+  const stop = busyLoop();
+  await until(() => app.isUnderPressure());
+  const shed = await fetchChecked(t, base, '/plants', auth);
+  t.equal(shed.status, 503, 'shed');
+  t.equal(shed.headers['retry-after'], '2');
+  t.ok(shed.headers['x-request-id'], 'with a request id');
+  t.same(shed.json(), {
+    error: 503,
+    message: 'The service is overloaded and did not handle this request; nothing was changed. Retry in 2 seconds.',
+  });
+  t.equal((await fetchChecked(t, base, '/readyz')).status, 503, '/readyz 503 while shedding: a load balancer steers away');
+  for (const path of ['/openapi.json', '/openapi.yaml']) t.equal((await fetchChecked(t, base, path)).status, 503, `${path} shed too`);
+  t.equal((await fetchChecked(t, base, '/healthz')).status, 200, '/healthz: the process is up');
+  const warning = logs.find((line) => line.msg === 'overloaded: request shed with 503');
+  t.match(warning, { level: 40, pressure: 'eventLoopDelay', reqId: shed.headers['x-request-id'] }, 'a warning with the request id');
+
+  stop();
+  await until(() => !app.isUnderPressure());
+  t.equal((await fetchChecked(t, base, '/plants', auth)).status, 200, 'served again');
+  t.equal((await fetchChecked(t, base, '/readyz')).status, 200);
+});
