@@ -63,6 +63,21 @@ export function openPool({ url, poolSize, timeoutMs }: PoolSettings, durable = t
 }
 
 /**
+ * The connection that LISTENs for token changes (token-cache.ts): its own, outside the pool, since a
+ * pooled connection is handed to requests and would stop listening when the pool closes it.
+ */
+export function listenerClient({ url, timeoutMs }: Omit<PoolSettings, 'poolSize'>): pg.Client {
+  return new pg.Client({
+    connectionString: url,
+    types,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    keepAlive: true,
+    application_name: 'plant-store listen',
+  });
+}
+
+/**
  * Applies the pending migrations in one transaction, under an advisory lock shared by every
  * instance. Its own connection: migrations may wait for another instance's, longer than a request may.
  * Resolves whether the server's sessions commit durably (synchronous_commit is not off).
