@@ -57,8 +57,10 @@ export class TokenCache {
   #started = false;
   #closed = false;
   readonly #connect: () => pg.Client;
-  /** Connections that listened; tests read it. */
+  /** Connections that listened, gaps met, lookups sent to the database: tests read them. */
   connections = 0;
+  gaps = 0;
+  lookups = 0;
 
   /** `connect`: a new, unconnected client for the listening connection. */
   constructor(connect: () => pg.Client) {
@@ -83,6 +85,7 @@ export class TokenCache {
     }
     const epoch = this.#epoch;
     const sentAt = performance.now();
+    this.lookups++;
     const found = await lookup();
     if (found !== undefined && epoch === this.#epoch && this.listening && !this.#closed) {
       if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!); // the oldest
@@ -156,6 +159,7 @@ export class TokenCache {
   #gap(client: pg.Client | undefined): Promise<void> {
     if (client === undefined || this.#client !== client) return Promise.resolve();
     this.#client = undefined;
+    this.gaps++;
     this.#confirmedAt = Number.NEGATIVE_INFINITY;
     this.#epoch++;
     this.#entries.clear();
