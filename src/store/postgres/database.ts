@@ -15,7 +15,7 @@ const INT8 = 20;
  * number would round ids beyond 2^53.
  */
 const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: string) => (value: string) => unknown;
-const types = {
+export const types = {
   getTypeParser: (oid: number, format?: string) =>
     oid === INT8 && format !== 'binary' ? (text: string) => BigInt(text) : defaultParser(oid, format),
 } as pg.CustomTypesConfig;
