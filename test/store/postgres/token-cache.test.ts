@@ -1,5 +1,5 @@
 // Token owners cached by PostgreSQL instances (token-cache.ts): two stores on one database stand for two
-// instances. Revoked, created and expiring tokens are seen by the other within 1 s, also across a lost connection.
+// instances. Revoked, created and expiring tokens are seen by the other within 1 s, also across a lost or silent connection.
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import t from 'tap';
@@ -178,4 +178,44 @@ t.test('a token expires on every instance by the database clock, also from the c
     }
   }
   t.ok(second.tokens.lookups < 10, `the second instance answered mostly from its cache (${second.tokens.lookups} lookups)`);
+});
+
+t.test('a listening connection that stops answering (no error, no end) turns the cache off within 1 s', onlyOn('postgres'), async (t) => {
+  const { url, second } = await twoInstances(t);
+  const { id, token } = await createToken(second, 'grace');
+  await cachedIn(t, second, token);
+  const database = new URL(url).pathname.slice(1);
+  const { rows } = await adminQuery(
+    url,
+    `SELECT pid FROM pg_stat_activity WHERE datname = '${database}' AND application_name = 'plant-store listen'`,
+  );
+  const pid = rows.length === 1 ? (rows[0] as { pid: number }).pid : undefined;
+  // A silent loss (a dead network, a frozen server process): the listener's backend is stopped, so it neither answers nor closes.
+  const stop = (signal: 'SIGSTOP' | 'SIGCONT') => {
+    try {
+      process.kill(pid!, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (pid === undefined || !stop('SIGSTOP')) {
+    const why = pid === undefined ? 'not found' : 'on another machine, or another user';
+    t.pass('a silent listening connection', { skip: `the listener's server process cannot be signalled from here (${why})` });
+    return;
+  }
+  try {
+    await adminQuery(url, `UPDATE tokens SET revoked_at = now() WHERE id = ${id}`); // its notification is stuck in the stopped process
+    const took = await until(
+      t,
+      'refused while the listener is silent',
+      async () => (await second.findToken(hashToken(token))) === undefined,
+    );
+    t.ok(took <= BOUND_MS, `refused ${took.toFixed(1)} ms after the revocation, with no notification`);
+    t.notOk(second.tokens.listening, 'the cache is off: the heartbeat is not answered');
+  } finally {
+    stop('SIGCONT');
+  }
+  await until(t, 'listening again once the connection answers, or after a new one', () => second.tokens.listening);
+  t.equal(await second.findToken(hashToken(token)), undefined, 'still refused');
 });
