@@ -18,6 +18,8 @@ export interface Measurement {
   cpuMicrosPerRequest: number;
   /** CPU time of the database server's processes over wall time (PostgreSQL scenarios only). */
   databaseCpuShare?: number;
+  /** CPU time of the database server's processes per request, in microseconds (PostgreSQL scenarios only). */
+  databaseCpuMicrosPerRequest?: number;
   /** VmHWM after this run, in MB (10^6 bytes); summed over the instances of a server. */
   peakRssMB: number;
   requests: number;

@@ -13,13 +13,15 @@ const num = (value: number, digits = 0) =>
 function table(summary: ScenarioSummary): string {
   const database = summary.contestants.some((c) => c.databaseCpuShare !== undefined);
   const lines = [
-    `| Server | req/s | p50 ms | p99 ms | server CPU |${database ? ' database CPU |' : ''} CPU µs/request | peak RSS MB | non-2xx / errors |`,
-    `|---|---:|---:|---:|---:|${database ? '---:|' : ''}---:|---:|---:|`,
+    `| Server | req/s | p50 ms | p99 ms | server CPU |${database ? ' database CPU |' : ''} CPU µs/request |${database ? ' database CPU µs/request |' : ''} peak RSS MB | non-2xx / errors |`,
+    `|---|---:|---:|---:|---:|${database ? '---:|' : ''}---:|${database ? '---:|' : ''}---:|---:|`,
     ...summary.contestants.map(
       (c) =>
         `| ${c.label} | ${num(c.requestsPerSecond)} | ${num(c.p50Ms, 2)} | ${num(c.p99Ms, 2)} | ${num(c.cpuShare * 100)}% |` +
         (database ? ` ${c.databaseCpuShare === undefined ? '–' : `${num(c.databaseCpuShare * 100)}%`} |` : '') +
-        ` ${num(c.cpuMicrosPerRequest, 1)} | ${num(c.peakRssMB, 1)} | ${c.unexpected} / ${c.errors} |`,
+        ` ${num(c.cpuMicrosPerRequest, 1)} |` +
+        (database ? ` ${c.databaseCpuMicrosPerRequest === undefined ? '–' : num(c.databaseCpuMicrosPerRequest, 1)} |` : '') +
+        ` ${num(c.peakRssMB, 1)} | ${c.unexpected} / ${c.errors} |`,
     ),
   ];
   return lines.join('\n');
@@ -61,7 +63,9 @@ export function textSummary(run: RunRecord): string {
     for (const c of summary.contestants) {
       out.push(
         `  ${c.label.padEnd(20)} ${num(c.requestsPerSecond).padStart(7)} req/s  p50 ${num(c.p50Ms, 2).padStart(6)} ms  p99 ${num(c.p99Ms, 2).padStart(6)} ms  ` +
-          `cpu ${num(c.cpuShare * 100).padStart(3)}%  ${num(c.cpuMicrosPerRequest, 1).padStart(7)} µs/req  rss ${num(c.peakRssMB, 1)} MB`,
+          `cpu ${num(c.cpuShare * 100).padStart(3)}%  ${num(c.cpuMicrosPerRequest, 1).padStart(7)} µs/req  ` +
+          (c.databaseCpuMicrosPerRequest === undefined ? '' : `database ${num(c.databaseCpuMicrosPerRequest, 1)} µs/req  `) +
+          `rss ${num(c.peakRssMB, 1)} MB`,
       );
     }
     for (const r of summary.ratios) out.push(`  ${r.of} / ${r.to}: ${num(r.median, 2)} x`);

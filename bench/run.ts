@@ -95,6 +95,7 @@ async function runScenario(
           cpuShare: cpu / wall,
           ...(databaseCpu !== undefined && { databaseCpuShare: databaseCpu / wall }),
           cpuMicrosPerRequest: (cpu / result.requests) * 1e6,
+          ...(databaseCpu !== undefined && { databaseCpuMicrosPerRequest: (databaseCpu / result.requests) * 1e6 }),
           peakRssMB: rss,
           requests: result.requests,
           seconds: result.seconds,
@@ -106,6 +107,10 @@ async function runScenario(
         say(
           `  [${scenario.id} ${round}/${options.rounds}] ${contestant.label.padEnd(20)} ${Math.round(measurement.requestsPerSecond).toLocaleString('en').padStart(7)} req/s` +
             `  p50 ${measurement.p50Ms.toFixed(2)} ms  p99 ${measurement.p99Ms.toFixed(2)} ms  cpu ${(measurement.cpuShare * 100).toFixed(0)}%` +
+            `  ${measurement.cpuMicrosPerRequest.toFixed(1)} µs/req` +
+            (measurement.databaseCpuMicrosPerRequest === undefined
+              ? ''
+              : `  database ${measurement.databaseCpuMicrosPerRequest.toFixed(1)} µs/req`) +
             (result.unexpected + result.errors > 0 ? `  !! ${result.unexpected} unexpected statuses, ${result.errors} errors` : ''),
         );
       }

@@ -21,6 +21,8 @@ export type Target =
   | { kind: 'rss'; of: string; to: string; megabytes: number }
   /** Median over rounds of p99 / p50. */
   | { kind: 'tail'; of: string; atMost: number }
+  /** Median of the per-round ratios of server CPU per request. */
+  | { kind: 'cpu'; of: string; to: string; atMost: number }
   /** Server CPU per extra row, between successive contestants (ordered by rows), varies at most by this factor. */
   | { kind: 'row-cost'; atMost: number };
 

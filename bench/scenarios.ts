@@ -136,12 +136,15 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
     {
       id: 'postgres-get-first-page',
       title: 'PostgreSQL: GET /plants?limit=20',
-      about: `The first page of the bench user, in ${postgresTable}. On PostgreSQL every request asks the database (for the token, then the page): nothing is cached, as several instances share it.`,
+      about: `The first page of the bench user, in ${postgresTable}. On PostgreSQL a request makes one round trip, for the page: each instance caches token owners, kept true across instances by LISTEN/NOTIFY.`,
       quick: true,
       servers: postgres,
       contestants: each(postgres, { plan: () => ({ kind: 'get', path: FIRST_PAGE }), rows: 20 }),
       ours: 'postgres-2-instances',
-      targets: [],
+      targets: [
+        { kind: 'cpu', of: 'postgres-1-instance', to: 'plant-store', atMost: 2 },
+        { kind: 'ratio', of: 'postgres-2-instances', to: 'postgres-1-instance', atLeast: 0.9 },
+      ],
     },
     {
       id: 'postgres-post',
@@ -151,7 +154,10 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       servers: postgres,
       contestants: each(postgres, { plan: ({ firstId, step }) => ({ kind: 'post', firstId, step }) }),
       ours: 'postgres-2-instances',
-      targets: [],
+      targets: [
+        { kind: 'cpu', of: 'postgres-1-instance', to: 'plant-store', atMost: 2 },
+        { kind: 'ratio', of: 'postgres-2-instances', to: 'postgres-1-instance', atLeast: 0.9 },
+      ],
     },
     {
       id: 'postgres-mix-90-10',

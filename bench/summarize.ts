@@ -14,6 +14,7 @@ export type ContestantSummary = Pick<
   | 'cpuShare'
   | 'cpuMicrosPerRequest'
   | 'databaseCpuShare'
+  | 'databaseCpuMicrosPerRequest'
   | 'peakRssMB'
   | 'unexpected'
   | 'errors'
@@ -105,6 +106,20 @@ function judge(
       const value = median(tails);
       return { text: `${target.of} p99 at most ${target.atMost} × p50`, measured: `${value.toFixed(2)} ×`, met: value <= target.atMost };
     }
+    case 'cpu': {
+      // Per round, like the req/s ratios: both servers ran under the same load on the machine then.
+      const others = perRound(measurements, target.to);
+      const ratios = [...perRound(measurements, target.of)].flatMap(([round, m]) => {
+        const other = others.get(round);
+        return other ? [m.cpuMicrosPerRequest / other.cpuMicrosPerRequest] : [];
+      });
+      const value = median(ratios);
+      return {
+        text: `${target.of} server CPU per request at most ${target.atMost} × ${target.to}'s`,
+        measured: `${value.toFixed(2)} × (${find(target.of).cpuMicrosPerRequest.toFixed(1)} against ${find(target.to).cpuMicrosPerRequest.toFixed(1)} µs)`,
+        met: value <= target.atMost,
+      };
+    }
     case 'row-cost': {
       const values = costs.map((cost) => cost.microsPerRow);
       const spread = max(values) / Math.min(...values);
@@ -130,6 +145,9 @@ export function summarize(scenario: Scenario, measurements: Measurement[]): Scen
       cpuShare: pick('cpuShare'),
       cpuMicrosPerRequest: pick('cpuMicrosPerRequest'),
       ...(mine.some((m) => m.databaseCpuShare !== undefined) && { databaseCpuShare: pick('databaseCpuShare') }),
+      ...(mine.some((m) => m.databaseCpuMicrosPerRequest !== undefined) && {
+        databaseCpuMicrosPerRequest: pick('databaseCpuMicrosPerRequest'),
+      }),
       peakRssMB: max(mine.map((m) => m.peakRssMB)),
       unexpected: mine.reduce((sum, m) => sum + m.unexpected, 0),
       errors: mine.reduce((sum, m) => sum + m.errors, 0),

@@ -20,7 +20,8 @@ const USAGE = `Usage:
                                      (at most 5y), or --expires-at 2030-12-31T23:59:00Z
   plant-store token list             list tokens (never the tokens themselves): id, user, created,
                                      state (active, expired or revoked), expiry, last use
-  plant-store token revoke <id>      revoke a token; it fails on its next request
+  plant-store token revoke <id>      revoke a token; it fails on its next request (on PostgreSQL,
+                                     within 1 s on every instance)
   plant-store conformance --base-url <url> --token <token> --other-token <token> [--junit <file>] [--rate-limit] [--contract <file>]
                                      check a running deployment against openapi.yaml: runs the package
                                      @plant-store/conformance (clients/conformance; docs/contract-checks.md)

@@ -152,3 +152,25 @@ t.test('verdicts come from the median of per-round ratios', async (t) => {
   );
   t.ok(judged.does?.['ceiling-pages']?.includes('response schema'), 'the summary carries what each server does, for the report');
 });
+
+t.test('the PostgreSQL targets of issue 34: CPU per request against SQLite, and two instances against one', async (t) => {
+  const targets = [
+    { kind: 'cpu', of: 'postgres-1-instance', to: 'plant-store', atMost: 2 },
+    { kind: 'ratio', of: 'postgres-2-instances', to: 'postgres-1-instance', atLeast: 0.9 },
+  ];
+  t.same(byId('postgres-get-first-page').targets, targets);
+  t.same(byId('postgres-post').targets, targets);
+  // Contestants in order: plant-store, postgres-1-instance, postgres-2-instances. CPU per request is 1e6 / req/s here,
+  // so postgres-1-instance at a third of SQLite's rate costs 3 × its CPU a request.
+  const scenario = byId('postgres-get-first-page');
+  const verdicts = summarize(
+    scenario,
+    rounds(scenario, [
+      [3000, 1000, 1000],
+      [3000, 2000, 1900],
+      [3000, 1000, 950],
+    ]),
+  ).targets;
+  t.match(verdicts[0], { measured: /^3\.00 ×/, met: false }, 'the median of the per-round CPU ratios (3, 1.5, 3)');
+  t.match(verdicts[1], { measured: '0.950 ×', met: true });
+});

@@ -23,6 +23,7 @@ export const storeSpecificTests = [
   'test/routes/plants.test.ts',
   'test/server.test.ts',
   'test/store/postgres/postgres-store.test.ts',
+  'test/store/postgres/token-cache.test.ts',
   'test/store/token-expiry.test.ts',
   'test/store/token-uses.test.ts',
 ];

@@ -15,7 +15,7 @@ const INT8 = 20;
  * number would round ids beyond 2^53.
  */
 const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: string) => (value: string) => unknown;
-const types = {
+export const types = {
   getTypeParser: (oid: number, format?: string) =>
     oid === INT8 && format !== 'binary' ? (text: string) => BigInt(text) : defaultParser(oid, format),
 } as pg.CustomTypesConfig;
@@ -60,6 +60,21 @@ export function openPool({ url, poolSize, timeoutMs }: PoolSettings, durable = t
   // here; the pool discards it and the next query opens a new one. Without a listener it would crash the process.
   pool.on('error', () => undefined);
   return pool;
+}
+
+/**
+ * The connection that LISTENs for token changes (token-cache.ts): its own, outside the pool, since a
+ * pooled connection is handed to requests and would stop listening when the pool closes it.
+ */
+export function listenerClient({ url, timeoutMs }: Omit<PoolSettings, 'poolSize'>): pg.Client {
+  return new pg.Client({
+    connectionString: url,
+    types,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    keepAlive: true,
+    application_name: 'plant-store listen',
+  });
 }
 
 /**

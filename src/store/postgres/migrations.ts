@@ -22,4 +22,21 @@ export const migrations: readonly string[] = [
   // 3: tokens that expire, and each token's last use. Existing tokens keep working: no expiry, no use yet.
   // Nullable columns without a default: PostgreSQL adds them without rewriting the table.
   `ALTER TABLE tokens ADD COLUMN expires_at TIMESTAMPTZ, ADD COLUMN last_used_at TIMESTAMPTZ`,
+  // 4: every change to a token that can change who it authenticates notifies, in the changing
+  // transaction, the instances that cache tokens (token-cache.ts): any process that changes a token,
+  // the CLI included, notifies. last_used_at is left out: it changes often and decides nothing.
+  `CREATE FUNCTION plant_store_token_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP = 'TRUNCATE' THEN
+       PERFORM pg_notify('plant_store_tokens', '*');
+       RETURN NULL;
+     END IF;
+     IF TG_OP <> 'INSERT' THEN PERFORM pg_notify('plant_store_tokens', encode(OLD.hash, 'base64')); END IF;
+     IF TG_OP <> 'DELETE' THEN PERFORM pg_notify('plant_store_tokens', encode(NEW.hash, 'base64')); END IF;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER tokens_changed AFTER INSERT OR DELETE OR UPDATE OF user_name, hash, expires_at, revoked_at ON tokens
+     FOR EACH ROW EXECUTE FUNCTION plant_store_token_changed();
+   CREATE TRIGGER tokens_truncated AFTER TRUNCATE ON tokens
+     FOR EACH STATEMENT EXECUTE FUNCTION plant_store_token_changed();`,
 ];

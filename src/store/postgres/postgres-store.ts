@@ -3,7 +3,8 @@ import type pg from 'pg';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
 import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
-import { migrate, openPool, type PoolSettings } from './database.js';
+import { listenerClient, migrate, openPool, type PoolSettings } from './database.js';
+import { TokenCache } from './token-cache.js';
 
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -27,8 +28,9 @@ const statements = {
   firstPage: 'SELECT id, name, tag FROM plants WHERE owner = $1 ORDER BY id LIMIT $2',
   nextPage: 'SELECT id, name, tag FROM plants WHERE owner = $1 AND id > $2 ORDER BY id LIMIT $3',
   deletePlant: 'DELETE FROM plants WHERE owner = $1 AND id = $2',
-  // Expiry by the database's clock, the one every instance shares.
-  findToken: 'SELECT id, user_name FROM tokens WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())',
+  // Expiry by the database's clock, the one every instance shares; the time left by that clock bounds the cached entry.
+  findToken: `SELECT id, user_name, (extract(epoch FROM expires_at - now()) * 1000)::float8 AS expires_in_ms
+                FROM tokens WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
   addToken: 'INSERT INTO tokens (user_name, hash, expires_at) VALUES ($1, $2, $3) RETURNING id',
   listTokens: `SELECT id, user_name, to_char(created_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS created_at,
                       to_char(expires_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS expires_at,
@@ -54,10 +56,13 @@ export class PostgresStore implements Store, PlantStore {
   readonly kind = 'postgres';
   readonly pool: pg.Pool;
   readonly tokenUses: TokenUses;
+  /** Token owners, so that a request makes one round trip: the page, or the write. */
+  readonly tokens: TokenCache;
   #closing: Promise<void> | undefined;
 
-  private constructor(pool: pg.Pool, tokenUses: Omit<TokenUsesOptions, 'now'> = {}) {
+  private constructor(pool: pg.Pool, tokens: TokenCache, tokenUses: Omit<TokenUsesOptions, 'now'> = {}) {
     this.pool = pool;
+    this.tokens = tokens;
     this.tokenUses = new TokenUses(async (uses) => {
       await this.#run('noteUses', [[...uses.keys()].map(int8), [...uses.values()].map((at) => new Date(at).toISOString())]);
     }, tokenUses);
@@ -66,7 +71,7 @@ export class PostgresStore implements Store, PlantStore {
   /** Opens the pool and applies pending migrations before the store is used. `tokenUses`: how uses are batched (tests shorten the wait). */
   static async open(settings: PoolSettings, tokenUses?: Omit<TokenUsesOptions, 'now'>): Promise<PostgresStore> {
     const durable = await migrate(settings);
-    return new PostgresStore(openPool(settings, durable), tokenUses);
+    return new PostgresStore(openPool(settings, durable), new TokenCache(() => listenerClient(settings)), tokenUses);
   }
 
   async #run<Row>(name: StatementName, values: unknown[]): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
@@ -102,11 +107,13 @@ export class PostgresStore implements Store, PlantStore {
   }
 
   async findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
-    const row = (await this.#run<{ id: bigint; user_name: string }>('findToken', [Buffer.from(hash, 'base64')])).rows[0];
-    if (row === undefined) return undefined;
-    const tokenId = Number(row.id);
-    this.tokenUses.used(tokenId); // noted only: written later, in one statement for many tokens
-    return { tokenId, user: row.user_name };
+    const owner = await this.tokens.find(hash, async () => {
+      type Row = { id: bigint; user_name: string; expires_in_ms: number | null };
+      const row = (await this.#run<Row>('findToken', [Buffer.from(hash, 'base64')])).rows[0];
+      return row && { owner: { tokenId: Number(row.id), user: row.user_name }, expiresInMs: row.expires_in_ms };
+    });
+    if (owner !== undefined) this.tokenUses.used(owner.tokenId); // noted only: written later, in one statement for many tokens
+    return owner;
   }
 
   async addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
@@ -138,7 +145,9 @@ export class PostgresStore implements Store, PlantStore {
   }
 
   async revokeToken(id: number): Promise<boolean> {
-    return (await this.#run('revokeToken', [int8(id)])).rowCount === 1;
+    const revoked = (await this.#run('revokeToken', [int8(id)])).rowCount === 1;
+    this.tokens.forgetTokenId(id); // other instances learn it from the notification the revocation sends
+    return revoked;
   }
 
   async countTokens(): Promise<number> {
@@ -158,6 +167,7 @@ export class PostgresStore implements Store, PlantStore {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.tokenUses.close();
+      await this.tokens.close();
       if (!this.pool.ending) await this.pool.end();
     })();
     return this.#closing;
