@@ -38,6 +38,7 @@ function prepare(db: SqliteDatabase) {
     noteUse: db.prepare('UPDATE tokens SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)'),
     revokeToken: db.prepare(`UPDATE tokens SET revoked_at = ${now} WHERE id = ? AND revoked_at IS NULL`),
     countTokens: db.prepare('SELECT count(*) FROM tokens').pluck(),
+    ping: db.prepare('SELECT 1 FROM plants LIMIT 1'),
   };
 }
 
@@ -190,7 +191,7 @@ export class SqliteStore implements Store {
   async isReady(): Promise<boolean> {
     if (this.#engine.failure !== undefined || !this.#db.open) return false;
     try {
-      await this.#engine.read(() => this.#sql.countTokens.get());
+      await this.#engine.read(() => this.#sql.ping.get());
     } catch {
       return false;
     }
