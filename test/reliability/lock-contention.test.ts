@@ -119,6 +119,8 @@ t.test('past WRITE_LOCK_TIMEOUT_MS a write answers 503 with Retry-After and chan
   const { path, token, server, headers } = await setup(t, 500);
   const holder = holdLock(t, path, 0);
   await holder.locked();
+  let log = '';
+  server.child.stdout!.on('data', (chunk) => (log += String(chunk)));
   const started = performance.now();
   const [created, deleted] = await Promise.all([
     fetchChecked(t, server.url, '/plants', { method: 'POST', headers, body: '{"id":7,"name":"refused"}' }),
@@ -129,6 +131,13 @@ t.test('past WRITE_LOCK_TIMEOUT_MS a write answers 503 with Retry-After and chan
     t.equal(reply.status, 503);
     t.match(reply.headers['retry-after'], /^[1-9]\d*$/, 'Retry-After in seconds');
     t.match(reply.json().message, /another process is writing/i);
+  }
+  for (const reply of [created, deleted]) {
+    const id = String(reply.headers['x-request-id']);
+    const warned = () =>
+      log.split('\n').some((line) => line.includes('"level":40') && line.includes(`"reqId":"${id}"`) && /answered 503/.test(line));
+    await until(warned, 10_000, `a warning logged for request ${id}`);
+    t.ok(warned(), `the 503 is logged as a warning with its request id ${id}`);
   }
   t.ok(waited >= 450 && waited < 3000, `answered after ${Math.round(waited)} ms (bound 500 ms)`);
   const health = await fetchChecked(t, server.url, '/healthz');

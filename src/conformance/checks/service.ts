@@ -26,11 +26,22 @@ export async function serviceChecks(run: Run, contract: JsonObject): Promise<voi
 
 /**
  * A deployment with an identity provider serves that provider's discovery URL in place of openapi.yaml's
- * placeholder (contract/served-contract.ts): the one difference that is not a difference of contract.
+ * placeholder, and one without serves no `oidc` scheme at all (contract/served-contract.ts): the two
+ * differences that are not differences of contract.
  */
 function asShipped(served: JsonObject, contract: JsonObject): JsonObject {
-  const scheme = (document: JsonObject) =>
-    (document.components as { securitySchemes?: Record<string, { openIdConnectUrl?: unknown }> } | undefined)?.securitySchemes?.oidc;
+  const schemes = (document: JsonObject) =>
+    (document.components as { securitySchemes?: Record<string, { openIdConnectUrl?: unknown }> } | undefined)?.securitySchemes;
+  const scheme = (document: JsonObject) => schemes(document)?.oidc;
+  if (scheme(served) === undefined && scheme(contract) !== undefined && schemes(served) !== undefined) {
+    const copy = structuredClone(served);
+    schemes(copy)!.oidc = structuredClone(scheme(contract)!);
+    const withoutOidc = (list: unknown) =>
+      Array.isArray(list) ? list.filter((entry) => !(entry instanceof Object && 'oidc' in entry)) : list;
+    if (JSON.stringify(withoutOidc(contract.security)) === JSON.stringify(served.security))
+      copy.security = structuredClone(contract.security);
+    return copy;
+  }
   const url = scheme(served)?.openIdConnectUrl;
   const placeholder = scheme(contract)?.openIdConnectUrl;
   if (typeof url !== 'string' || !/^https?:\/\/[^?#]+\/\.well-known\/openid-configuration$/.test(url) || placeholder === undefined)
