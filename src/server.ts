@@ -74,6 +74,23 @@ async function listenAll(app: FastifyInstance, config: Config): Promise<void> {
   }
 }
 
+/**
+ * An identity provider that cannot be used is said at start, with the real cause (unreachable, not JSON,
+ * another issuer), as a warning: start-up goes on, and provider tokens answer 503 until it can be used.
+ */
+async function checkProvider(app: FastifyInstance, issuer: string): Promise<void> {
+  const { discover } = await import('./auth/oidc/provider-tokens.js');
+  try {
+    await discover(issuer);
+    app.log.info({ issuer }, 'the OpenID provider is reachable');
+  } catch (error) {
+    app.log.warn(
+      { issuer, reason: (error as Error).message },
+      'OIDC_ISSUER: the OpenID provider cannot be used; provider access tokens answer 503 until it can',
+    );
+  }
+}
+
 export async function serve(): Promise<void> {
   let config;
   try {
@@ -92,12 +109,12 @@ export async function serve(): Promise<void> {
     throw error;
   }
   app.log.info({ database: describeDatabase(config).text }, 'using the database');
-  await listenAll(app, config);
-  // Only now, listening: a start that failed above has created no token and printed nothing about one.
-  await printBootstrapToken(config, app.store);
 
   // fastify/demo's shutdown: a signal closes the app (requests in flight finish, plugins/graceful-close.ts)
   // and exits 0; an uncaught error is logged, closes the same way, and exits 1; past the delay, exit 1.
+  // Installed before listening, and waiting for the start to end: a signal that lands while the bootstrap
+  // token is being made neither kills the process half-way nor closes the store under it.
+  let starting: Promise<void> = Promise.resolve();
   closeWithGrace(
     {
       delay: SHUTDOWN_LIMIT_MS,
@@ -107,9 +124,17 @@ export async function serve(): Promise<void> {
     async ({ err, signal }) => {
       if (err) app.log.error({ err }, 'uncaught error; shutting down');
       else app.log.info({ signal }, 'shutting down: finishing requests in flight');
+      await starting.catch(() => undefined);
       await app.close();
     },
   );
+  starting = (async () => {
+    await listenAll(app, config);
+    // Only now, listening: a start that failed above has created no token and printed nothing about one.
+    await printBootstrapToken(config, app.store);
+  })();
+  await starting;
+  if (config.oidc !== undefined) void checkProvider(app, config.oidc.issuer);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
