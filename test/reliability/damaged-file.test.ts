@@ -5,9 +5,35 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { tempDir } from '../helpers/app.js';
-import { runCli } from '../helpers/process.js';
+import { cliCommand, runCli, type Finished } from '../helpers/process.js';
+import { projectRoot } from '../helpers/paths.js';
+import { spawn } from 'node:child_process';
 
 type T = Parameters<typeof tempDir>[0];
+
+/**
+ * `plant-store serve`, killed if still running after `limitMs`: a start that does not refuse the file
+ * would otherwise serve for ever. It refuses within a second or two; the limit is far past that.
+ */
+function serveOnce(env: Record<string, string>, limitMs = 60_000): Promise<Finished & { killed: boolean }> {
+  const [command, args] = cliCommand(['serve']);
+  const child = spawn(command, args, { cwd: projectRoot, env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  let killed = false;
+  const timer = setTimeout(() => {
+    killed = true;
+    child.kill('SIGKILL');
+  }, limitMs);
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, killed });
+    }),
+  );
+}
 
 /** A healthy file as the service leaves it: a token, 396 plants (the issue's count), the WAL checkpointed. */
 async function healthyFile(t: T): Promise<string> {
@@ -53,7 +79,8 @@ for (const [name, { damage, problem }] of Object.entries(damages)) {
     const path = await healthyFile(t);
     damage(path);
     const env = { DATABASE_PATH: path, DATABASE_URL: '', BOOTSTRAP_TOKEN: 'off' };
-    const started = await runCli(['serve'], env);
+    const started = await serveOnce(env);
+    t.notOk(started.killed, 'the start stopped by itself: it did not serve the damaged file');
     t.equal(started.code, 1, 'exit code 1');
     t.match(started.stderr, `the SQLite database ${path} is damaged`, `names the file: ${started.stderr.trim()}`);
     t.match(started.stderr, problem, 'says what is wrong');
