@@ -15,8 +15,9 @@ const SHUTDOWN_LIMIT_MS = 10_000;
 export class StartError extends Error {}
 
 /** Node's listen errors, said in terms of the setting that chose the address. */
-export function listenProblem(error: NodeJS.ErrnoException, port: string, host: string, address: string): string {
-  switch (error.code) {
+export function listenProblem(error: unknown, port: string, host: string, address: string): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  switch (code) {
     case 'EADDRINUSE':
       return `${port} ${address} is already in use (another process listens there); stop that process or set ${port} to a free port`;
     case 'EACCES':
@@ -28,7 +29,7 @@ export function listenProblem(error: NodeJS.ErrnoException, port: string, host: 
     case 'EAI_FAIL':
       return `${host} ${address} is neither an IP address nor a name this machine can resolve; set ${host} to an address such as 127.0.0.1 or 0.0.0.0`;
     default:
-      return `cannot listen on ${address} (${port}, ${host}): ${error.message}`;
+      return `cannot listen on ${address} (${port}, ${host}): ${message}`;
   }
 }
 
@@ -53,7 +54,7 @@ async function listenAll(app: FastifyInstance, config: Config): Promise<void> {
   try {
     if (app.metrics) {
       await app.ready();
-      const url = await app.metrics.listen().catch((error: NodeJS.ErrnoException) => {
+      const url = await app.metrics.listen().catch((error: unknown) => {
         throw new StartError(
           `cannot open the metrics port: ${listenProblem(error, 'METRICS_PORT', 'HOST', `${config.host}:${config.metricsPort}`)}`,
           {
@@ -63,7 +64,7 @@ async function listenAll(app: FastifyInstance, config: Config): Promise<void> {
       });
       app.log.info({ url }, 'serving metrics');
     }
-    await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
       throw new StartError(`cannot open the API port: ${listenProblem(error, 'PORT', 'HOST', `${config.host}:${config.port}`)}`, {
         cause: error,
       });

@@ -44,7 +44,7 @@ t.test(
     t.same(parse(yaml), json, '/openapi.yaml says the same');
     t.equal(
       yaml,
-      yamlText.replace('  - oidc: []\n', '').replace(/\n    oidc:\n(?: {6}.*\n)+/, '\n'),
+      yamlText.replace('  - oidc: []\n', '').replace(/\n {4}oidc:\n(?: {6}.*\n)+/, '\n'),
       "and keeps the file's text apart from those lines",
     );
     t.same((await inject(t, app, { url: '/docs/json' })).json(), json, "swagger-ui's own route serves the same document");

@@ -3,7 +3,6 @@
 import { spawn } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
 import t from 'tap';
 import { freshStore } from '../helpers/store-under-test.js';
 import { tempDir } from '../helpers/app.js';
