@@ -14,10 +14,11 @@ export const BODY_GRACE_MS = 500;
 
 /**
  * Why this plugin tracks connections itself: Fastify's close (forceCloseConnections 'idle', the
- * default, and server.close()) closes only the connections Node counts as idle, which leaves a
- * connection holding half a header block or half a body open until REQUEST_TIMEOUT_MS, and Fastify
- * marks `Connection: close` only on requests that arrive once the close has begun. Public APIs only:
- * the server's 'connection' and 'request' events, and each response's own state.
+ * default, and server.close()) closes only the connections Node counts as idle; a silent connection,
+ * half a header block and half a body were all still open 3 s after app.close() began (Fastify 5.12,
+ * Node 24), held until Node's request timeout; and Fastify marks `Connection: close` only on requests
+ * that arrive once the close has begun. Public APIs only: the server's 'connection' and 'request'
+ * events, and each response's own state (writableFinished, headersSent, req.complete).
  */
 export default fp(
   async function gracefulClose(app: FastifyInstance) {
