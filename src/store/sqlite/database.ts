@@ -88,22 +88,32 @@ export class DamagedDatabase extends Error {
   }
 }
 
-/** quick_check over the whole file, or within QUICK_CHECK_PAGE_LIMIT; the problems it found (none: []). */
-function quickCheck(db: SqliteDatabase): string[] {
-  const pages = db.pragma('page_count', { simple: true }) as number;
-  const tables =
-    pages <= QUICK_CHECK_PAGE_LIMIT
-      ? [undefined]
-      : (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 'plants'").pluck().all() as string[]);
-  const problems: string[] = [];
-  for (const table of tables) {
-    // At most 5 problems: enough to say what is wrong, without reading on through a badly damaged file.
-    const rows = db.pragma(table === undefined ? 'quick_check(5)' : `quick_check("${table.replaceAll('"', '""')}")`, {
-      simple: false,
-    }) as Array<{ quick_check: string }>;
-    problems.push(...rows.map((row) => row.quick_check).filter((text) => text !== 'ok'));
+/**
+ * quick_check over the whole file, or within QUICK_CHECK_PAGE_LIMIT; the problems it found (none: []).
+ * On a connection of its own, closed after: the pages it reads stay out of the service connection's
+ * page cache (in WAL mode a cached page stays trusted until a checkpoint, so damage under the running
+ * service would otherwise go unseen by it; test/reliability/damaged-file.test.ts).
+ */
+function quickCheck(path: string): string[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    const tables =
+      pages <= QUICK_CHECK_PAGE_LIMIT
+        ? [undefined]
+        : (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 'plants'").pluck().all() as string[]);
+    const problems: string[] = [];
+    for (const table of tables) {
+      // At most 5 problems: enough to say what is wrong, without reading on through a badly damaged file.
+      const rows = db.pragma(table === undefined ? 'quick_check(5)' : `quick_check("${table.replaceAll('"', '""')}")`, {
+        simple: false,
+      }) as Array<{ quick_check: string }>;
+      problems.push(...rows.map((row) => row.quick_check).filter((text) => text !== 'ok'));
+    }
+    return problems;
+  } finally {
+    db.close();
   }
-  return problems;
 }
 
 /** PRAGMA integrity_check, all of it (`plant-store check`): the problems found in the file, none: []. */
@@ -131,7 +141,7 @@ export function openDatabase(path: string): SqliteDatabase {
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     // Before migrating: nothing is written to a damaged file.
-    const problems = path === ':memory:' ? [] : quickCheck(db);
+    const problems = path === ':memory:' ? [] : quickCheck(path);
     if (problems.length > 0) throw new DamagedDatabase(path, problems.join('; '));
     migrate(db);
   } catch (error) {
