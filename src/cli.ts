@@ -100,13 +100,6 @@ async function tokenCommand(args: string[]): Promise<void> {
   }
 }
 
-/** Opening a store applies its pending migrations (under a lock, on PostgreSQL); a deploy can run them before the instances. */
-async function migrateCommand(): Promise<void> {
-  const store = await openAnnounced();
-  await store.close();
-  process.stderr.write('the database schema is up to date\n');
-}
-
 /** The full integrity_check, on demand: start-up's own check is bounded (store/sqlite/database.ts). */
 async function checkCommand(): Promise<void> {
   const config = loadConfig();
@@ -121,6 +114,13 @@ async function checkCommand(): Promise<void> {
   throw new Error(
     `the SQLite database ${path} is damaged (the problems above); restore a backup or save what is readable with sqlite3's .recover (docs/operations.md)`,
   );
+}
+
+/** Opening a store applies its pending migrations (under a lock, on PostgreSQL); a deploy can run them before the instances. */
+async function migrateCommand(): Promise<void> {
+  const store = await openAnnounced();
+  await store.close();
+  process.stderr.write('the database schema is up to date\n');
 }
 
 async function main(args: string[]): Promise<void> {
