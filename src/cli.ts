@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The `plant-store` command: serve, migrate, and token create/list/revoke on the configured database.
 import './platform/refuse-unsupported-node.js'; // first: before any module an old Node could crash on
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { expiryFromOptions, InvalidExpiry } from './auth/token-expiry.js';
 import { createToken } from './auth/tokens.js';
@@ -14,6 +16,8 @@ import { parseDecimalInteger } from './validation/integers.js';
 const USAGE = `Usage:
   plant-store serve                  start the service (same as npm start)
   plant-store migrate                bring the database schema up to date, then exit
+  plant-store check                  read every page of the SQLite file (PRAGMA integrity_check); exit 1
+                                     naming the problems when it is damaged (docs/operations.md)
   plant-store token create <user> [--expires-in <duration> | --expires-at <time>]
                                      print a new token for <user>, alone, on stdout; it never
                                      expires unless told: --expires-in 90m, 12h, 30d, 2w or 1y
@@ -98,6 +102,22 @@ async function tokenCommand(args: string[]): Promise<void> {
   }
 }
 
+/** The full integrity_check, on demand: start-up's own check is bounded (store/sqlite/database.ts). */
+async function checkCommand(): Promise<void> {
+  const config = loadConfig();
+  if (config.databaseUrl !== undefined) throw new Error('check reads a SQLite file (DATABASE_PATH); PostgreSQL checks its own pages');
+  const path = resolve(config.databasePath);
+  if (!existsSync(path)) throw new Error(`there is no SQLite database at ${path} (DATABASE_PATH)`);
+  process.stderr.write(`plant-store: checking the SQLite file ${path}: PRAGMA integrity_check reads every page\n`);
+  const { integrityCheck } = await import('./store/sqlite/database.js');
+  const problems = integrityCheck(path);
+  if (problems.length === 0) return void process.stdout.write('ok\n');
+  process.stdout.write(`${problems.join('\n')}\n`);
+  throw new Error(
+    `the SQLite database ${path} is damaged (the problems above); restore a backup or save what is readable with sqlite3's .recover (docs/operations.md)`,
+  );
+}
+
 /** Opening a store applies its pending migrations (under a lock, on PostgreSQL); a deploy can run them before the instances. */
 async function migrateCommand(): Promise<void> {
   const store = await openAnnounced();
@@ -130,6 +150,7 @@ async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   if (command === 'serve' && rest.length === 0) return serve();
   if (command === 'migrate' && rest.length === 0) return migrateCommand();
+  if (command === 'check' && rest.length === 0) return checkCommand();
   if (command === 'token') return tokenCommand(rest);
   if (command === 'conformance') return conformanceCommand(rest);
   if (command === undefined) throw new UsageError('a command is missing');

@@ -22,6 +22,11 @@ export const MissingHost = createError(
   'The request has no Host header, which HTTP/1.1 requires (RFC 9112, section 3.2); send one.',
   400,
 );
+export const DuplicateHost = createError(
+  'PLANT_STORE_DUPLICATE_HOST',
+  'The request has more than one Host header, which HTTP/1.1 forbids (RFC 9112, section 3.2); send exactly one.',
+  400,
+);
 export const UnsupportedExpectation = createError(
   'PLANT_STORE_UNSUPPORTED_EXPECTATION',
   'The Expect header "%s" is not supported; send the request without it, or with Expect: 100-continue.',

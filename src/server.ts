@@ -1,12 +1,96 @@
-// Entry: configuration from the environment, buildApp, listen, and a graceful close on signals.
+// Entry: configuration from the environment, buildApp, listen, and a graceful close (close-with-grace) on signals and uncaught errors.
 import './platform/refuse-unsupported-node.js'; // first: before any module an old Node could crash on
 import { pathToFileURL } from 'node:url';
+import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { printBootstrapToken } from './auth/bootstrap-token.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { describeDatabase } from './store/describe-database.js';
+import { openStore } from './store/open-store.js';
 
 const SHUTDOWN_LIMIT_MS = 10_000;
+
+/** A start-up failure whose message names the setting or file it is about; printed alone, on one line. */
+export class StartError extends Error {}
+
+/** Node's listen errors, said in terms of the setting that chose the address. */
+export function listenProblem(error: unknown, port: string, host: string, address: string): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `${port} ${address} is already in use (another process listens there); stop that process or set ${port} to a free port`;
+    case 'EACCES':
+      return `${port} ${address} may not be opened by this user (ports below 1024 need privileges); set ${port} to 1024 or above`;
+    case 'EADDRNOTAVAIL':
+      return `${host} ${address} is not an address of this machine; set ${host} to one of its addresses, 127.0.0.1 or 0.0.0.0`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+      return `${host} ${address} is neither an IP address nor a name this machine can resolve; set ${host} to an address such as 127.0.0.1 or 0.0.0.0`;
+    default:
+      return `cannot listen on ${address} (${port}, ${host}): ${message}`;
+  }
+}
+
+/** The database the configuration names, opened; a failure names the setting and the file. */
+async function openConfiguredStore(config: Config) {
+  const setting = config.databaseUrl === undefined ? 'DATABASE_PATH' : 'DATABASE_URL';
+  const database = describeDatabase(config).text;
+  try {
+    return await openStore(config);
+  } catch (error) {
+    const message = (error as Error).message;
+    const path = database.replace(/^SQLite file /, '');
+    throw new StartError(message.includes(path) ? `${setting}: ${message}` : `${setting} (${database}): ${message}`, { cause: error });
+  }
+}
+
+/**
+ * Opens the metrics port, then the API's: once the API listens, everything has started (a failed
+ * metrics port never follows an API that said it listens). On any failure both are closed again.
+ */
+async function listenAll(app: FastifyInstance, config: Config): Promise<void> {
+  try {
+    if (app.metrics) {
+      await app.ready();
+      const url = await app.metrics.listen().catch((error: unknown) => {
+        throw new StartError(
+          `cannot open the metrics port: ${listenProblem(error, 'METRICS_PORT', 'HOST', `${config.host}:${config.metricsPort}`)}`,
+          {
+            cause: error,
+          },
+        );
+      });
+      app.log.info({ url }, 'serving metrics');
+    }
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw new StartError(`cannot open the API port: ${listenProblem(error, 'PORT', 'HOST', `${config.host}:${config.port}`)}`, {
+        cause: error,
+      });
+    });
+  } catch (error) {
+    await app.close(); // closes the store and any port opened above
+    throw error;
+  }
+}
+
+/**
+ * An identity provider that cannot be used is said at start, with the real cause (unreachable, not JSON,
+ * another issuer), as a warning: start-up goes on, and provider tokens answer 503 until it can be used.
+ */
+async function checkProvider(app: FastifyInstance, issuer: string): Promise<void> {
+  const { discover } = await import('./auth/oidc/provider-tokens.js');
+  try {
+    await discover(issuer);
+    app.log.info({ issuer }, 'the OpenID provider is reachable');
+  } catch (error) {
+    app.log.warn(
+      { issuer, reason: (error as Error).message },
+      'OIDC_ISSUER: the OpenID provider cannot be used; provider access tokens answer 503 until it can',
+    );
+  }
+}
 
 export async function serve(): Promise<void> {
   let config;
@@ -17,33 +101,41 @@ export async function serve(): Promise<void> {
     process.stderr.write(`plant-store: ${error.message}\n`);
     process.exit(1);
   }
-  const app = await buildApp(config);
+  const store = await openConfiguredStore(config);
+  let app;
+  try {
+    app = await buildApp(config, { store });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   app.log.info({ database: describeDatabase(config).text }, 'using the database');
-  await printBootstrapToken(config, app.store);
-  await app.listen({ port: config.port, host: config.host });
-  // Its own port, opened once the API listens and closed when the app closes (plugins/metrics.ts).
-  if (app.metrics) app.log.info({ url: await app.metrics.listen() }, 'serving metrics');
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: finishing requests in flight');
-    // unref: the timer must not keep a process alive that has otherwise finished.
-    setTimeout(() => {
-      app.log.error('requests did not finish within 10 seconds; exiting anyway');
-      process.exit(1);
-    }, SHUTDOWN_LIMIT_MS).unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'close failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  // fastify/demo's shutdown: a signal closes the app (requests in flight finish, plugins/graceful-close.ts)
+  // and exits 0; an uncaught error is logged, closes the same way, and exits 1; past the delay, exit 1.
+  // Installed before listening, and waiting for the start to end: a signal that lands while the bootstrap
+  // token is being made neither kills the process half-way nor closes the store under it.
+  let starting: Promise<void> = Promise.resolve();
+  closeWithGrace(
+    {
+      delay: SHUTDOWN_LIMIT_MS,
+      logger: { error: (problem: unknown) => app.log.error(problem instanceof Error ? { err: problem } : {}, String(problem)) },
+      onTimeout: () => app.log.error(`requests did not finish within ${SHUTDOWN_LIMIT_MS / 1000} seconds; exiting anyway`),
+    },
+    async ({ err, signal }) => {
+      if (err) app.log.error({ err }, 'uncaught error; shutting down');
+      else app.log.info({ signal }, 'shutting down: finishing requests in flight');
+      await starting.catch(() => undefined);
+      await app.close();
+    },
+  );
+  starting = (async () => {
+    await listenAll(app, config);
+    // Only now, listening: a start that failed above has created no token and printed nothing about one.
+    await printBootstrapToken(config, app.store);
+  })();
+  await starting;
+  if (config.oidc !== undefined) void checkProvider(app, config.oidc.issuer);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

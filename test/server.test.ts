@@ -1,7 +1,10 @@
 // The real process: configuration errors, the bootstrap token, and graceful shutdown on signals.
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import { fetchChecked } from './helpers/app.js';
+import { fetchChecked, tempDir } from './helpers/app.js';
 import { freshStore } from './helpers/store-under-test.js';
 import { logged, loggedCreate, runCli, startServer } from './helpers/process.js';
 
@@ -85,4 +88,17 @@ t.test('SIGTERM finishes the request in flight, then exits 0', async (t) => {
   t.equal(result.code, 0);
   t.ok(Date.now() - started < 10_000, 'exits within 10 seconds');
   t.match(result.stdout, /shutting down/);
+});
+
+t.test('an uncaught error is logged as an error and the process exits 1 (close-with-grace)', async (t) => {
+  const { env } = await freshStore(t);
+  // Preloaded into the server process: a throw outside any request, on a signal this test sends.
+  const preload = join(tempDir(t), 'throw-on-sigwinch.mjs');
+  writeFileSync(preload, "process.on('SIGWINCH', () => setImmediate(() => { throw new Error('thrown outside any request'); }));\n");
+  const server = await startServer(t, { ...env, NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` });
+  server.child.kill('SIGWINCH');
+  const result = await server.exit;
+  t.equal(result.code, 1, 'exit code 1');
+  const line = result.stdout.split('\n').find((text) => text.includes('uncaught error'));
+  t.match(line, /"level":50.*thrown outside any request/, 'logged as an error with its cause');
 });

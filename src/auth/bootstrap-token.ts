@@ -1,11 +1,16 @@
-// First start on an empty database: create a token for user `default` and show it once,
-// on the terminal (stderr), never in the JSON log stream.
+// First start on an empty database: create a token for user `default` and show it once, on the
+// terminal (stderr), never in the JSON log stream; src/server.ts calls it only once the service listens.
 import type { Config } from '../config.js';
 import { createToken } from './tokens.js';
 import type { TokenStore } from '../store/plant-store.js';
 
 export async function printBootstrapToken(config: Config, store: TokenStore, write = (text: string) => process.stderr.write(text)) {
-  if (!config.bootstrapToken || (await store.countTokens()) > 0) return;
+  if ((await store.countTokens()) > 0) return;
+  if (!config.bootstrapToken) {
+    // Nobody could call the API: say how to make the first token.
+    write('\nNo tokens exist, and BOOTSTRAP_TOKEN=off creates none: create one with  npx plant-store token create <user>\n\n');
+    return;
+  }
   const { token } = await createToken(store, 'default');
   write(
     `\nNo tokens existed, so one was created for user "default" (shown only this once):\n\n  ${token}\n\n` +

@@ -1,5 +1,6 @@
 // The contract as this deployment serves it: openapi.yaml itself, with the `oidc` scheme's placeholder
-// replaced by the configured provider's discovery URL, and a view for Swagger UI.
+// replaced by the configured provider's discovery URL, or without that scheme when no provider is configured.
+import { parseDocument } from 'yaml';
 import { openApiDocument, openApiYaml } from '../../generated/openapi.js';
 import { discoveryUrl, type OidcConfig } from '../auth/oidc/oidc-config.js';
 
@@ -13,21 +14,38 @@ const schemes = (document: Json) =>
 export const PLACEHOLDER_URL = schemes(openApiDocument)[SCHEME]?.openIdConnectUrl ?? '';
 
 export interface ServedContract {
-  /** /openapi.json and /openapi.yaml: the file, apart from the provider's URL. */
+  /** /openapi.json and /openapi.yaml, and what Swagger UI shows: one document. */
   json: string;
   yaml: string;
-  /** What Swagger UI shows: without a provider, no sign-in it could not complete (it would fetch the placeholder). */
   docs: Json;
 }
 
-export function servedContract(oidc: OidcConfig | undefined): ServedContract {
-  if (oidc === undefined) {
-    const docs = structuredClone(openApiDocument);
-    const { [SCHEME]: _omitted, ...others } = schemes(docs);
-    (docs.components as Json).securitySchemes = others;
-    docs.security = (docs.security as Json[]).filter((requirement) => !(SCHEME in requirement));
-    return { json: JSON.stringify(openApiDocument), yaml: openApiYaml, docs };
+/** The document without the `oidc` scheme: from `components` and from every security list (top level and each operation's). */
+function withoutProvider(): ServedContract {
+  const docs = structuredClone(openApiDocument);
+  const { [SCHEME]: _omitted, ...others } = schemes(docs);
+  (docs.components as Json).securitySchemes = others;
+  // The YAML is edited in place beside the JSON, so its comments and layout stay the file's.
+  const yaml = parseDocument(openApiYaml);
+  yaml.deleteIn(['components', 'securitySchemes', SCHEME]);
+  const lists: Array<[Json, string[]]> = [[docs, ['security']]];
+  for (const [path, item] of Object.entries((docs.paths ?? {}) as Record<string, Record<string, Json>>)) {
+    for (const [method, operation] of Object.entries(item)) lists.push([operation, ['paths', path, method, 'security']]);
   }
+  for (const [owner, at] of lists) {
+    const requirements = owner.security as Json[] | undefined;
+    if (!Array.isArray(requirements) || !requirements.some((requirement) => SCHEME in requirement)) continue;
+    owner.security = requirements.filter((requirement) => !(SCHEME in requirement));
+    yaml.setIn(at, owner.security);
+  }
+  return { json: JSON.stringify(docs), yaml: yaml.toString({ lineWidth: 0, flowCollectionPadding: false }), docs };
+}
+
+let unconfigured: ServedContract | undefined;
+
+export function servedContract(oidc: OidcConfig | undefined): ServedContract {
+  // Without a provider a client could not complete that sign-in (the placeholder's URL leads nowhere): not offered.
+  if (oidc === undefined) return (unconfigured ??= withoutProvider());
   const url = discoveryUrl(oidc.issuer);
   const document = structuredClone(openApiDocument);
   schemes(document)[SCHEME]!.openIdConnectUrl = url;

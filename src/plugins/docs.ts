@@ -25,7 +25,8 @@ export default async function docs(app: FastifyInstance, options: DocsOptions) {
       routePrefix: '/docs',
       // The document headers cover the UI: it needs only this origin (and the provider's, above).
       staticCSP: false,
-      uiConfig: { persistAuthorization: false, tryItOutEnabled: true },
+      // The contract itself: swagger-ui's own /docs/json is always put in `url`, which `urls` takes precedence over.
+      uiConfig: { persistAuthorization: false, tryItOutEnabled: true, urls: [{ url: '/openapi.json', name: 'openapi.json' }] },
       ...(oidc === undefined ? {} : { initOAuth: docsInitOAuth(oidc) }),
       ...docsBrand,
     });

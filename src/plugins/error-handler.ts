@@ -64,6 +64,12 @@ export default fp(
       const retryAfter = (error as { retryAfter?: unknown }).retryAfter;
       if (typeof retryAfter === 'number') reply.header('retry-after', retryAfter);
       const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
+      // A refusal to retry later (a write past the lock's bound, a shed request) is not a fault of ours, but
+      // an operator must see it: a warning, with the request id (the request's logger adds it).
+      if (status === 503 && (isPublicError(error) || typeof retryAfter === 'number')) {
+        request.log.warn({ code: error.code, retryAfter }, `answered 503: ${error.message}`);
+        return sendError(reply, 503, frameworkMessage(error, request));
+      }
       if (status >= 500 && !isPublicError(error)) {
         request.log.error({ err: error }, 'request failed');
         return sendError(

@@ -1,7 +1,6 @@
-// While the app closes, every response says `Connection: close`, so clients do not send another
-// request on a connection the server is about to close (which would lose that request or its answer);
-// connections that hold no complete request are closed at once, so they cannot hold the close up.
-import type { ServerResponse } from 'node:http';
+// At close, connections that hold no request in progress are closed at once and a body still arriving gets
+// BODY_GRACE_MS, so neither can hold the close up; a request in flight finishes, its answer saying `Connection: close`.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -14,43 +13,45 @@ import fp from 'fastify-plugin';
 export const BODY_GRACE_MS = 500;
 
 /**
- * The response a connection owes: Node sets it once a request's headers have arrived and clears it
- * when the answer is sent. Node's own closeIdleConnections() reads it the same way; reading it at
- * close costs nothing per request, where tracking every request would.
+ * Why this plugin tracks connections itself: Fastify's close (forceCloseConnections 'idle', the
+ * default, and server.close()) closes only the connections Node counts as idle; a silent connection,
+ * half a header block and half a body were all still open 3 s after app.close() began (Fastify 5.12,
+ * Node 24), held until Node's request timeout; and Fastify marks `Connection: close` only on requests
+ * that arrive once the close has begun. Public APIs only: the server's 'connection' and 'request'
+ * events, and each response's own state (writableFinished, headersSent, req.complete).
  */
-const owed = (socket: Socket) => (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
-
-/** No request whose headers and body have all arrived: silent, idle, part of a header block, or a body still arriving. */
-const holdsNoCompleteRequest = (socket: Socket) => owed(socket)?.req.complete !== true;
-
 export default fp(
   async function gracefulClose(app: FastifyInstance) {
     let closing = false;
-    const sockets = new Set<Socket>();
+    // Each open connection and the last response it was given a request for (undefined: none yet).
+    // A connection's responses finish in order, so the last one unfinished means a request is in progress.
+    const connections = new Map<Socket, ServerResponse | undefined>();
     app.server.on('connection', (socket: Socket) => {
       // Accepted between the start of the close and the listener's end: nothing was asked yet.
       if (closing) return void socket.destroy();
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
+      connections.set(socket, undefined);
+      socket.once('close', () => connections.delete(socket));
+    });
+    app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      if (connections.has(request.socket)) connections.set(request.socket, response);
     });
 
     app.addHook('preClose', async () => {
       closing = true;
-      const arriving: Socket[] = [];
-      for (const socket of sockets) {
-        if (owed(socket) === null) socket.destroy();
-        else if (holdsNoCompleteRequest(socket)) arriving.push(socket);
+      const arriving: IncomingMessage[] = [];
+      for (const [socket, response] of connections) {
+        // Silent, idle between requests, or part of a header block: nothing of a request can be lost.
+        if (response === undefined || response.writableFinished) socket.destroy();
+        else {
+          if (!response.headersSent) response.setHeader('connection', 'close');
+          if (!response.req.complete) arriving.push(response.req);
+        }
       }
       if (arriving.length === 0) return;
       // unref: when everything else has finished, the process need not wait for this timer.
       setTimeout(() => {
-        for (const socket of arriving) if (holdsNoCompleteRequest(socket)) socket.destroy();
+        for (const request of arriving) if (!request.complete) request.socket.destroy();
       }, BODY_GRACE_MS).unref();
-    });
-    // A callback hook, not an async one: it runs on every response, and a promise each time costs more than the check.
-    app.addHook('onSend', (_request, reply, payload, done) => {
-      if (closing) reply.header('connection', 'close');
-      done(null, payload);
     });
   },
   { name: 'graceful-close' },

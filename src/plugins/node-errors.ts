@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { MissingHost, UnsupportedExpectation } from '../errors.js';
+import { DuplicateHost, MissingHost, UnsupportedExpectation } from '../errors.js';
 import { sendError } from './error-handler.js';
 import { requestIdOf } from './request-id.js';
 import { API_SECURITY_HEADERS } from './security-headers.js';
@@ -64,6 +64,13 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   sendError(reply, 400, `The request URL is not valid: it is not correctly percent-encoded. It starts "${clip(path)}".`);
 }
 
+/** How many Host headers a request's raw header list (name, value, name, value...) holds. */
+function hostHeaders(raw: string[]): number {
+  let count = 0;
+  for (let index = 0; index < raw.length; index += 2) if (raw[index]!.length === 4 && raw[index]!.toLowerCase() === 'host') count++;
+  return count;
+}
+
 export default fp(
   async function nodeErrors(app: FastifyInstance) {
     // Without a listener Node answers 417 with an empty body; with one, the answer is ours.
@@ -75,10 +82,12 @@ export default fp(
       );
       response.writeHead(417, headers).end(body);
     });
-    // HTTP/1.1 requires Host (RFC 9112, 3.2). Node's own check (requireHostHeader, off in app.ts)
+    // HTTP/1.1 requires exactly one Host (RFC 9112, 3.2). Node's own check (requireHostHeader, off in app.ts)
     // answers 400 with an empty body; here it is an error like any other, after the security headers' hook.
+    // Node keeps only the first of two Host headers in request.headers: the raw list shows the second.
     app.addHook('onRequest', (request, _reply, done) => {
       if (request.headers.host === undefined && request.raw.httpVersion === '1.1') return done(new MissingHost());
+      if (hostHeaders(request.raw.rawHeaders) > 1) return done(new DuplicateHost());
       done();
     });
   },

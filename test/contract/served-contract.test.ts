@@ -1,4 +1,4 @@
-// The contract as served: openapi.yaml itself without a provider (Swagger UI then offers no sign-in), the
+// The contract as served: openapi.yaml without the oidc scheme when no provider is configured, the
 // provider's discovery URL in place of the placeholder with one, and the docs pages' headers for the sign-in popup.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,17 +28,34 @@ t.test('openapi.yaml writes the placeholder once, and every plant operation take
   t.match(document.components.securitySchemes.oidc, { type: 'openIdConnect', openIdConnectUrl: PLACEHOLDER_URL });
 });
 
-t.test('without a provider: the contract served is the file; Swagger UI is shown no sign-in', async (t) => {
-  const app = await buildTestApp(t);
-  t.equal((await inject(t, app, { url: '/openapi.yaml' })).body, yamlText);
-  const docs = (await inject(t, app, { url: '/docs/json' })).json();
-  t.same(Object.keys(docs.components.securitySchemes), ['bearerAuth'], 'no oidc scheme, whose placeholder the page would fetch');
-  t.same(docs.security, [{ bearerAuth: [] }]);
-  const page = await inject(t, app, { url: '/docs/' });
-  t.equal(page.headers['content-security-policy'], DOCUMENT_SECURITY_HEADERS['content-security-policy']);
-  t.equal(page.headers['cross-origin-opener-policy'], 'same-origin');
-  t.notMatch((await inject(t, app, { url: '/docs/static/swagger-initializer.js' })).body, /usePkceWithAuthorizationCodeGrant/);
-});
+t.test(
+  'without a provider: the contract served is the file without the oidc scheme; Swagger UI loads it and offers no sign-in',
+  async (t) => {
+    const app = await buildTestApp(t);
+    const json = (await inject(t, app, { url: '/openapi.json' })).json();
+    t.same(Object.keys(json.components.securitySchemes), ['bearerAuth'], 'no oidc scheme, whose placeholder leads nowhere');
+    t.same(json.security, [{ bearerAuth: [] }]);
+    t.notMatch(JSON.stringify(json), /"oidc"|issuer\.example/, 'in no security list either');
+    const expected = parse(yamlText);
+    delete expected.components.securitySchemes.oidc;
+    expected.security = [{ bearerAuth: [] }];
+    t.same(json, expected, 'the rest is the file');
+    const yaml = (await inject(t, app, { url: '/openapi.yaml' })).body;
+    t.same(parse(yaml), json, '/openapi.yaml says the same');
+    t.equal(
+      yaml,
+      yamlText.replace('  - oidc: []\n', '').replace(/\n {4}oidc:\n(?: {6}.*\n)+/, '\n'),
+      "and keeps the file's text apart from those lines",
+    );
+    t.same((await inject(t, app, { url: '/docs/json' })).json(), json, "swagger-ui's own route serves the same document");
+    const page = await inject(t, app, { url: '/docs/' });
+    t.equal(page.headers['content-security-policy'], DOCUMENT_SECURITY_HEADERS['content-security-policy']);
+    t.equal(page.headers['cross-origin-opener-policy'], 'same-origin');
+    const initializer = (await inject(t, app, { url: '/docs/static/swagger-initializer.js' })).body;
+    t.notMatch(initializer, /usePkceWithAuthorizationCodeGrant/);
+    t.match(initializer, /"urls":\[\{"url":"\/openapi.json"/, 'Swagger UI loads /openapi.json itself');
+  },
+);
 
 t.test("with a provider: its discovery URL is served in the placeholder's place, the rest unchanged", async (t) => {
   const app = await buildTestApp(t, { oidc });

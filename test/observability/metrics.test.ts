@@ -189,5 +189,6 @@ t.test('METRICS_PORT equal to PORT stops start-up with a clear line; a port in u
     BOOTSTRAP_TOKEN: 'off',
   });
   t.equal(busy.code, 1, 'the metrics port is part of starting: a port in use fails the start');
-  t.match(busy.stderr, new RegExp(`EADDRINUSE.*${taken}`));
+  // Said in terms of the setting (issue 32), where it was Node's `listen EADDRINUSE ... :port`.
+  t.match(busy.stderr, new RegExp(`METRICS_PORT 127\\.0\\.0\\.1:${taken} is already in use`));
 });

@@ -81,6 +81,8 @@ if (skip !== undefined) {
     await seen.settled();
     t.same(offsite(seen, [base]), [], `every request went to ${base}`);
     t.ok(seen.requests.length > 5, `${seen.requests.length} requests recorded`);
+    const documents = seen.requests.map((request) => new URL(request.url).pathname).filter((path) => /json|yaml/.test(path));
+    t.same(documents, ['/openapi.json'], 'the page loaded the contract from /openapi.json, once, and no other document');
     t.same(seen.problems, [], 'no CSP violation, console error, page error or failed request');
     t.same(seen.contract, [], 'every API answer the browser got follows openapi.yaml');
   });

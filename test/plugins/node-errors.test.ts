@@ -55,6 +55,13 @@ t.test("Node's own refusals: the Error shape with the API's security headers", a
   const { port, token, expected } = await listening(t);
   const cases: Array<[string, string, number, RegExp]> = [
     ['no Host header', 'GET /healthz HTTP/1.1\r\n\r\n', 400, /Host header/],
+    ['two Host headers', 'GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 400, /more than one Host header/],
+    [
+      'two Host headers on a plant operation',
+      `GET /plants HTTP/1.1\r\nHost: a\r\nhost: a\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+      400,
+      /more than one Host header/,
+    ],
     ['no Host header on a plant operation', `GET /plants HTTP/1.1\r\nAuthorization: Bearer ${token}\r\n\r\n`, 400, /Host header/],
     ['Expect: foo', 'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n', 417, /Expect header "foo"/],
     ['headers over 16 KiB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, /headers are too large/],

@@ -125,6 +125,8 @@ t.test('past WRITE_LOCK_TIMEOUT_MS a write answers 503 with Retry-After and chan
   const { path, token, server, headers } = await setup(t, 500);
   const holder = holdLock(t, path);
   await holder.locked();
+  let log = '';
+  server.child.stdout!.on('data', (chunk) => (log += String(chunk)));
   const started = performance.now();
   const [created, deleted] = await Promise.all([
     fetchChecked(t, server.url, '/plants', { method: 'POST', headers, body: '{"id":7,"name":"refused"}' }),
@@ -142,6 +144,13 @@ t.test('past WRITE_LOCK_TIMEOUT_MS a write answers 503 with Retry-After and chan
   t.notOk(holder.isReleased(), 'the lock is still held: the 503 did not wait for its release');
   const health = await fetchChecked(t, server.url, '/healthz');
   t.equal(health.status, 200, 'still healthy while the lock is held');
+  for (const reply of [created, deleted]) {
+    const id = String(reply.headers['x-request-id']);
+    const warned = () =>
+      log.split('\n').some((line) => line.includes('"level":40') && line.includes(`"reqId":"${id}"`) && /answered 503/.test(line));
+    await until(warned, 10_000, `a warning logged for request ${id}`);
+    t.ok(warned(), `the 503 is logged as a warning with its request id ${id}`);
+  }
 
   holder.release();
   await until(holder.isReleased, 10_000, 'the lock holder releasing the lock');

@@ -23,6 +23,46 @@ export function looksLikeJwt(text: string): boolean {
   return JWT.test(text);
 }
 
+/**
+ * The provider's discovery document, checked (OpenID Connect Discovery 1.0): an error says the real cause,
+ * unreachable, not 200, not JSON, another issuer or no key set. src/server.ts also calls it once at start.
+ */
+export async function discover(
+  issuer: string,
+  fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch,
+): Promise<{ issuer: string; jwks_uri: string }> {
+  const url = discoveryUrl(issuer);
+  let response: Response;
+  try {
+    response = await fetcher(url, {
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      redirect: 'manual',
+      headers: { accept: 'application/json' },
+    });
+  } catch (error) {
+    if (error instanceof ProviderUnavailable) throw error;
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : (error as Error).message;
+    throw new Error(`${url} cannot be reached: ${cause}`, { cause: error });
+  }
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}, not 200`);
+  const text = await response.text();
+  let metadata: { issuer?: unknown; jwks_uri?: unknown };
+  try {
+    metadata = JSON.parse(text) as typeof metadata;
+  } catch {
+    const type = response.headers.get('content-type') ?? 'no content type';
+    throw new Error(
+      `${url} is not JSON (${type}, starting ${JSON.stringify(text.slice(0, 40))}); is OIDC_ISSUER the provider's issuer URL?`,
+    );
+  }
+  // OpenID Connect Discovery 1.0, 4.3: the document must name the issuer it was fetched for.
+  if (metadata.issuer !== issuer) {
+    throw new Error(`${url} names the issuer ${JSON.stringify(metadata.issuer)}, not OIDC_ISSUER ${JSON.stringify(issuer)}`);
+  }
+  if (typeof metadata.jwks_uri !== 'string' || !URL.canParse(metadata.jwks_uri)) throw new Error(`${url} has no jwks_uri URL`);
+  return { issuer, jwks_uri: metadata.jwks_uri };
+}
+
 export class ProviderTokens {
   readonly #config: OidcConfig;
   readonly #log: FastifyBaseLogger;
@@ -83,27 +123,11 @@ export class ProviderTokens {
   }
 
   async #discover(): Promise<JWTVerifyGetKey> {
-    const url = discoveryUrl(this.#config.issuer);
-    let metadata: { issuer?: unknown; jwks_uri?: unknown };
+    let metadata: { jwks_uri: string };
     try {
-      const response = await this.#fetch(url, {
-        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-        redirect: 'manual',
-        headers: { accept: 'application/json' },
-      });
-      if (response.status !== 200) throw new Error(`${url} answered ${response.status}, not 200`);
-      metadata = (await response.json()) as typeof metadata;
+      metadata = await discover(this.#config.issuer, this.#fetch);
     } catch (error) {
       throw this.#unreachable(error);
-    }
-    // OpenID Connect Discovery 1.0, 4.3: the document must name the issuer it was fetched for.
-    if (metadata.issuer !== this.#config.issuer) {
-      throw this.#unreachable(
-        new Error(`${url} names the issuer ${JSON.stringify(metadata.issuer)}, not OIDC_ISSUER ${JSON.stringify(this.#config.issuer)}`),
-      );
-    }
-    if (typeof metadata.jwks_uri !== 'string' || !URL.canParse(metadata.jwks_uri)) {
-      throw this.#unreachable(new Error(`${url} has no jwks_uri URL`));
     }
     // jose caches the keys, fetches them again when a token names an unknown key (at most once a cooldown:
     // key rotation) and when the cache is older than its max age.
@@ -129,10 +153,14 @@ export class ProviderTokens {
     const seconds = this.#config.unreachableRetrySeconds;
     this.#unreachableUntil = Date.now() + seconds * 1000;
     const reason =
-      error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
+      error instanceof Error
+        ? error.cause instanceof Error && !error.message.includes(error.cause.message)
+          ? `${error.message}: ${error.cause.message}`
+          : error.message
+        : String(error);
     this.#log.warn(
       { issuer: this.#config.issuer, reason },
-      'the OpenID provider cannot be reached; provider access tokens answer 503 until it can',
+      'the OpenID provider cannot be used, for the reason logged; provider access tokens answer 503 until it can',
     );
     return retryLater(new ProviderUnavailable(seconds), seconds);
   }
