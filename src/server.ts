@@ -56,7 +56,7 @@ async function listenAll(app: FastifyInstance, config: Config): Promise<void> {
       await app.ready();
       const url = await app.metrics.listen().catch((error: unknown) => {
         throw new StartError(
-          `cannot open the metrics port: ${listenProblem(error, 'METRICS_PORT', 'HOST', `${config.host}:${config.metricsPort}`)}`,
+          `cannot open the metrics port: ${listenProblem(error, 'METRICS_PORT', 'METRICS_HOST', `${config.metricsHost}:${config.metricsPort}`)}`,
           {
             cause: error,
           },

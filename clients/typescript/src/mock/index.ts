@@ -47,7 +47,7 @@ class Refusal extends Error {
 }
 
 /** The request's body as the service reads it: JSON only, UTF-8, at most 16 KiB, integers exact (bigint). */
-async function readBody(request: Request, required: boolean): Promise<ExactJson | undefined> {
+async function readBody(request: Request, required: boolean): Promise<unknown> {
   const bytes = new Uint8Array(await request.arrayBuffer());
   const type = request.headers.get('content-type');
   // No body at all: nothing to parse (a POST without one then fails validation, "body must be object", as on the service).
@@ -66,10 +66,25 @@ async function readBody(request: Request, required: boolean): Promise<ExactJson 
   }
   if (text.trim() === '') throw new Refusal(400, 'The body is empty; send a JSON object.');
   try {
-    return parseExactJson(text, { refuseDifferentDuplicateKeys: true, negativeZeroIsNumber: true });
+    return apartFromIntegers(parseExactJson(text, { refuseDifferentDuplicateKeys: true, negativeZeroIsNumber: true }));
   } catch (error) {
     throw new Refusal(400, `The body is not valid JSON: ${(error as Error).message}.`);
   }
+}
+
+/** A number not written as an integer (1.0, 1e3, -0), kept apart from integers as the server's parser keeps it: no schema takes it for one. */
+class NotAnInteger {
+  constructor(readonly value: number) {}
+}
+
+/** The exact parse, with every number that is not an integer (the parser gives integers as bigint) set apart. */
+function apartFromIntegers(value: ExactJson): unknown {
+  if (typeof value === 'number') return new NotAnInteger(value);
+  if (Array.isArray(value)) return value.map(apartFromIntegers);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, apartFromIntegers(item)]));
+  }
+  return value;
 }
 
 /**
