@@ -169,7 +169,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
         const body = await readBody(request, true);
         const validate = requestValidators().newPlant;
         if (!validate(body)) throw new Refusal(400, describe('body', validate));
-        const { id, name, tag } = body as unknown as { id: bigint; name: string; tag?: string };
+        const { id, name, tag } = body as { id: bigint; name: string; tag?: string };
         const plant: Plant = tag === undefined ? { name } : { name, tag };
         if (plants.add(user, id, plant) === 'conflict')
           throw new Refusal(409, `A plant with id ${id} already exists with a different name or tag; delete it first or use another id.`);
