@@ -47,6 +47,8 @@ t.test('only answers no client can provoke are excused, each with its reason; an
     'DELETE /plants/{id} 500',
     'DELETE /plants/{id} 503',
     'GET /readyz 503',
+    'GET /openapi.json 503',
+    'GET /openapi.yaml 503',
   ]);
   t.same(
     excused(false).filter((answer) => answer.endsWith(' 429')),
