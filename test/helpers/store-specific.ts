@@ -17,6 +17,7 @@ export const storeSpecificTests = [
   'test/reliability/crash.test.ts',
   'test/reliability/create-delete-storm.test.ts',
   'test/reliability/database-outage.test.ts',
+  'test/reliability/failed-start.test.ts',
   'test/reliability/races.test.ts',
   'test/reliability/shutdown-under-load.test.ts',
   'test/routes/health.test.ts',
