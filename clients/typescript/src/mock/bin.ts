@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `plant-store-mock`: the mock's MSW handlers served over HTTP on 127.0.0.1 (msw's documented getResponse), for dev servers and Storybook.
+import './no-local-storage.js'; // first: before msw is loaded
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
