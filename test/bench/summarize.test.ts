@@ -5,25 +5,10 @@ import { shareOf, INSTANCE_ID_STRIDE } from '../../bench/load/plan.js';
 import type { Measurement } from '../../bench/measure.js';
 import type { Scenario } from '../../bench/scenario.js';
 import { summarize } from '../../bench/summarize.js';
+import { measurement as measurementOf } from './measurement.js';
 
-function measurement(label: string, round: number, requestsPerSecond: number, extra: Partial<Measurement> = {}): Measurement {
-  return {
-    scenario: 's',
-    round,
-    label,
-    requestsPerSecond,
-    p50Ms: 1,
-    p99Ms: 2,
-    cpuShare: 1,
-    cpuMicrosPerRequest: 1e6 / requestsPerSecond,
-    peakRssMB: 100,
-    requests: requestsPerSecond,
-    seconds: 1,
-    unexpected: 0,
-    errors: 0,
-    ...extra,
-  };
-}
+const measurement = (label: string, round: number, requestsPerSecond: number, extra: Partial<Measurement> = {}) =>
+  measurementOf('s', label, round, requestsPerSecond, extra);
 
 const scenario = (targets: Scenario['targets']): Scenario => ({
   id: 's',

@@ -3,34 +3,16 @@
 import t from 'tap';
 import { MIX_USERS } from '../../bench/bench-user.js';
 import type { DataSet } from '../../bench/data.js';
-import type { Measurement } from '../../bench/measure.js';
 import { MIX_SHARES } from '../../bench/realistic-mix.js';
 import type { Scenario } from '../../bench/scenario.js';
 import { scenarios } from '../../bench/scenarios.js';
 import { summarize } from '../../bench/summarize.js';
+import { measurement } from './measurement.js';
 
 const big: DataSet = { name: '1m', rows: 1_000_000, path: '/nowhere/1m.db' };
 const small: DataSet = { name: '10k', rows: 10_000, path: '/nowhere/10k.db' };
 const all = scenarios(big, small, 1_000_000);
 const byId = (id: string) => all.find((scenario) => scenario.id === id)!;
-
-function measurement(scenario: string, label: string, round: number, requestsPerSecond: number): Measurement {
-  return {
-    scenario,
-    round,
-    label,
-    requestsPerSecond,
-    p50Ms: 1,
-    p99Ms: 2,
-    cpuShare: 1,
-    cpuMicrosPerRequest: 1e6 / requestsPerSecond,
-    peakRssMB: 100,
-    requests: requestsPerSecond,
-    seconds: 1,
-    unexpected: 0,
-    errors: 0,
-  };
-}
 
 /** Rounds of the same contestants with these requests per second, in contestant order. */
 const rounds = (scenario: Scenario, perRound: number[][]) =>

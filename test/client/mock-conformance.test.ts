@@ -3,18 +3,12 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import t from 'tap';
 import { projectRoot } from '../helpers/paths.js';
-import type { Finished } from '../helpers/process.js';
+import { finished, type Finished } from '../helpers/process.js';
 
 /** The conformance command, in this one place: the `plant-store-conformance` bin of clients/conformance, as built. */
 const CONFORMANCE_BIN = join(projectRoot, 'clients', 'conformance', 'dist', 'bin.js');
-function conformance(options: string[]): Promise<Finished> {
-  const child = spawn(process.execPath, [CONFORMANCE_BIN, ...options], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
-}
+const conformance = (options: string[]): Promise<Finished> =>
+  finished(spawn(process.execPath, [CONFORMANCE_BIN, ...options], { stdio: ['ignore', 'pipe', 'pipe'] }));
 
 /** The mock's bin as the package ships it (built by `npm test`'s pretest). */
 const MOCK_BIN = join(projectRoot, 'clients', 'typescript', 'dist', 'mock', 'bin.js');

@@ -26,10 +26,14 @@ export function runCli(args: string[], env: Record<string, string>, cwd = projec
   return finished(child);
 }
 
-function finished(child: ChildProcess): Promise<Finished> {
+/** Collects a child's output until it ends; stdout is also handed to `onStdout` as it comes, for tests that act mid-run. */
+export function finished(child: ChildProcess, onStdout: (all: string) => void = () => undefined): Promise<Finished> {
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += String(chunk)));
+  child.stdout!.on('data', (chunk) => {
+    stdout += String(chunk);
+    onStdout(stdout);
+  });
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }

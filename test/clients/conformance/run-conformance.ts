@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRoot } from '../../helpers/paths.js';
-import type { Finished } from '../../helpers/process.js';
+import { finished, type Finished } from '../../helpers/process.js';
 
 const bin = join(projectRoot, 'clients', 'conformance', 'src', 'bin.ts');
 
@@ -12,16 +12,8 @@ export function conformanceProcess(args: string[], cwd = projectRoot): ChildProc
 }
 
 /** Runs it to its end; stdout is also handed to `onStdout` as it comes, for tests that act mid-run. */
-export function runConformance(args: string[], onStdout: (all: string) => void = () => undefined): Promise<Finished> {
-  const child = conformanceProcess(args);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => {
-    stdout += String(chunk);
-    onStdout(stdout);
-  });
-  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+export function runConformance(args: string[], onStdout?: (all: string) => void): Promise<Finished> {
+  return finished(conformanceProcess(args), onStdout);
 }
 
 export interface Deployment {
