@@ -5,13 +5,13 @@ import t from 'tap';
 import { projectRoot } from '../helpers/paths.js';
 import { finished, type Finished } from '../helpers/process.js';
 
-/** The conformance command, in this one place: the `plant-store-conformance` bin of clients/conformance, as built. */
-const CONFORMANCE_BIN = join(projectRoot, 'clients', 'conformance', 'dist', 'bin.js');
+/** The conformance command, in this one place: the `plant-store-conformance` bin of clients/conformance, as it ships. */
+const CONFORMANCE_BIN = join(projectRoot, 'clients', 'conformance', 'bin', 'plant-store-conformance.js');
 const conformance = (options: string[]): Promise<Finished> =>
   finished(spawn(process.execPath, [CONFORMANCE_BIN, ...options], { stdio: ['ignore', 'pipe', 'pipe'] }));
 
 /** The mock's bin as the package ships it (built by `npm test`'s pretest). */
-const MOCK_BIN = join(projectRoot, 'clients', 'typescript', 'dist', 'mock', 'bin.js');
+const MOCK_BIN = join(projectRoot, 'clients', 'typescript', 'bin', 'plant-store-mock.js');
 
 /*
  * What the run does not exercise against the mock, each with its reason; none is about data:
