@@ -3,14 +3,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
+import { START_GRACE_MS } from '../../src/plugins/load-shedding.js';
 import { bearer, fetchChecked, testConfig, tokenFor } from '../helpers/app.js';
+
+/** Blocks the event loop for `ms`. */
+function block(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
 
 /** Blocks the event loop for 400 ms at a time, again and again, as a CPU-bound burst would. */
 function busyLoop(): () => void {
-  const timer = setInterval(() => {
-    const end = performance.now() + 400;
-    while (performance.now() < end);
-  }, 1);
+  const timer = setInterval(() => block(400), 1);
   return () => clearInterval(timer);
 }
 
@@ -28,6 +32,7 @@ t.test('past SHED_EVENT_LOOP_DELAY_MS requests are shed with 503 until the loop 
 
   t.equal((await fetchChecked(t, base, '/plants', auth)).status, 200, 'served before');
   t.notOk(app.isUnderPressure());
+  await sleep(START_GRACE_MS); // past the start-up's grace (next test)
 
   const stop = busyLoop();
   await until(() => app.isUnderPressure());
@@ -49,4 +54,16 @@ t.test('past SHED_EVENT_LOOP_DELAY_MS requests are shed with 503 until the loop 
   await until(() => !app.isUnderPressure());
   t.equal((await fetchChecked(t, base, '/plants', auth)).status, 200, 'served again');
   t.equal((await fetchChecked(t, base, '/readyz')).status, 200);
+});
+
+t.test('the start-up is not load: a start that blocked the loop sheds nothing once listening', async (t) => {
+  const config = { ...(await testConfig(t)), logLevel: 'warn', shed: { eventLoopDelayMs: 200, heapUsedBytes: 0 } };
+  const app = await buildApp(config);
+  t.teardown(() => app.close());
+  const auth = { headers: bearer(await tokenFor(app, 'alice')) };
+  block(1500); // a slow start on a busy machine: modules, the database, schemas
+  await until(() => app.isUnderPressure()); // under-pressure has measured the start-up's delay
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  t.equal((await fetchChecked(t, base, '/plants', auth)).status, 200, 'the first request is served');
+  t.equal((await fetchChecked(t, base, '/readyz')).status, 200, 'and /readyz says ready');
 });
