@@ -7,6 +7,7 @@ import { buildApp } from './app.js';
 import { printBootstrapToken } from './auth/bootstrap-token.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { describeDatabase } from './store/describe-database.js';
+import { logWritten } from './logging/logger.js';
 import { openStore } from './store/open-store.js';
 
 const SHUTDOWN_LIMIT_MS = 10_000;
@@ -127,6 +128,7 @@ export async function serve(): Promise<void> {
       else app.log.info({ signal }, 'shutting down: finishing requests in flight');
       await starting.catch(() => undefined);
       await app.close();
+      await logWritten(app.log);
     },
   );
   starting = (async () => {
