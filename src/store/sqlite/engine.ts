@@ -26,7 +26,7 @@ import { dirname } from 'node:path';
 import { DatabaseBusy, retryLater } from '../../errors.js';
 import { commits } from '../../observability/channels.js';
 import type { SqliteDatabase } from './database.js';
-import type { StorageHealth } from './storage-health.js';
+import type { StorageHealth } from '../sqlite-health/storage-health.js';
 
 /** Syncs a file's data to disk (fs.fdatasync; tests pass one whose timing they control). */
 export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;

@@ -6,7 +6,7 @@ import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, T
 import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { Engine, type SyncFile } from './engine.js';
-import { StorageHealth, type StoreLog } from './storage-health.js';
+import { StorageHealth, type StoreLog } from '../sqlite-health/storage-health.js';
 
 /** Longest a write waits for the write lock by default (WRITE_LOCK_TIMEOUT_MS). */
 export const DEFAULT_LOCK_TIMEOUT_MS = 5000;

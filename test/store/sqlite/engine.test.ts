@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import t from 'tap';
 import { openDatabase } from '../../../src/store/sqlite/database.js';
 import { Engine, MAX_ROUND_ROWS } from '../../../src/store/sqlite/engine.js';
-import { StorageHealth } from '../../../src/store/sqlite/storage-health.js';
+import { StorageHealth } from '../../../src/store/sqlite-health/storage-health.js';
 import { countCommits } from './commits.js';
 import { tempDir } from '../../helpers/app.js';
 import { until } from '../../helpers/until.js';
