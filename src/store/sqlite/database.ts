@@ -1,5 +1,5 @@
-// Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date. The store's
-// connection then makes its commits durable off the event loop instead (engine.ts).
+// Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date. The engine
+// then sets the store's connection to sync off the event loop and never wait for a lock (engine.ts).
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -80,9 +80,5 @@ export function openDatabase(path: string): SqliteDatabase {
     db.close();
     throw damagedOr(path, error);
   }
-  // From here on nothing waits for a lock on the event loop, where a wait would stop every
-  // request: writes wait for the write lock on timers (engine.ts), and reads in WAL mode
-  // never wait for a writer.
-  db.pragma('busy_timeout = 0');
   return db;
 }

@@ -14,9 +14,9 @@
 //    committed since the last look, the caches are dropped (`onForeignCommit`). So every answer
 //    reflects every write acknowledged before its request arrived, here or by another process.
 //    Writes of this store change the caches inside their own transaction.
-// 3. Never waiting on the event loop. The connection's busy_timeout is 0: when another process holds
-//    the write lock, writes stay queued (in their order) and try again on timers; past their bound
-//    they are refused with 503 and Retry-After. Reads never wait for a writer (WAL).
+// 3. Never waiting on the event loop. The engine sets the connection's busy_timeout to 0: when another
+//    process holds the write lock, writes stay queued (in their order) and try again on timers; past
+//    their bound they are refused with 503 and Retry-After. Reads never wait for a writer (WAL).
 //
 // A write's failure undoes only that write, however many statements it has: the batch runs inside
 // one savepoint, and a failing write is taken out and the rest run again.
@@ -26,7 +26,7 @@ import { dirname } from 'node:path';
 import { DatabaseBusy, retryLater } from '../../errors.js';
 import { commits } from '../../observability/channels.js';
 import type { SqliteDatabase } from './database.js';
-import type { StorageHealth } from '../sqlite-health/storage-health.js';
+import { StorageHealth, type StoreLog } from '../sqlite-health/storage-health.js';
 
 /** Syncs a file's data to disk (fs.fdatasync; tests pass one whose timing they control). */
 export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;
@@ -65,12 +65,13 @@ interface Write extends Operation {
 }
 
 export interface EngineOptions {
-  lockTimeoutMs: number;
+  /** Longest a write waits for the write lock (WRITE_LOCK_TIMEOUT_MS); 5 s by default. */
+  lockTimeoutMs?: number | undefined;
   syncFile?: SyncFile | undefined;
+  /** Where a full disk or a damaged file is reported (the app's logger). */
+  log?: StoreLog | undefined;
   /** Called inside a read transaction when another connection has committed since the last look. */
   onForeignCommit: () => void;
-  /** Turns a full disk or a damaged file into a 503, and knows when writes succeed again. */
-  health: StorageHealth;
 }
 
 const isBusy = (error: unknown) => String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
@@ -87,7 +88,10 @@ export class Engine {
   #failure: Error | undefined;
   #version: unknown;
   #lastSync: Promise<void> = Promise.resolve();
+  /** Turns a full disk or a damaged file into a 503, and knows when writes succeed again (the store's readiness). */
+  readonly health: StorageHealth;
   readonly #db: SqliteDatabase;
+  readonly #lockTimeoutMs: number;
   readonly #options: EngineOptions;
   /** The WAL file, synced after each commit; undefined for an in-memory database. */
   readonly #wal: number | undefined;
@@ -96,6 +100,8 @@ export class Engine {
   constructor(db: SqliteDatabase, options: EngineOptions) {
     this.#db = db;
     this.#options = options;
+    this.#lockTimeoutMs = options.lockTimeoutMs ?? 5000;
+    this.health = new StorageHealth(db.name, options.log);
     this.#sql = {
       begin: db.prepare('BEGIN'),
       beginImmediate: db.prepare('BEGIN IMMEDIATE'),
@@ -106,6 +112,7 @@ export class Engine {
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
     };
     this.#version = this.#sql.dataVersion.get();
+    db.pragma('busy_timeout = 0');
     if (db.memory) return;
     db.pragma('synchronous = NORMAL'); // the WAL is synced below, off the event loop, instead
     this.#wal = openSync(`${db.name}-wal`, 'r'); // SQLite keeps the file while any connection is open
@@ -116,11 +123,6 @@ export class Engine {
     } finally {
       closeSync(folder);
     }
-  }
-
-  /** Why the store stopped, if a sync failed. */
-  get failure(): Error | undefined {
-    return this.#failure;
   }
 
   /** Runs `run` in the next round's read transaction; `rows`: the rows it reads at most. */
@@ -139,7 +141,7 @@ export class Engine {
         run,
         resolve: resolve as (value: unknown) => void,
         reject,
-        deadline: performance.now() + this.#options.lockTimeoutMs,
+        deadline: performance.now() + this.#lockTimeoutMs,
         queuedIn: commits.hasSubscribers ? new AsyncResource('plant-store:queued-write') : undefined,
       });
       this.#schedule();
@@ -200,14 +202,14 @@ export class Engine {
       }
     } catch (error) {
       if (begun) this.#end(); // only a transaction of its own
-      for (const read of reads) read.reject(this.#options.health.refuse(error));
+      for (const read of reads) read.reject(this.health.refuse(error));
       return;
     }
     for (const read of reads) {
       try {
         read.resolve(read.run());
       } catch (error) {
-        read.reject(this.#options.health.refuse(error));
+        read.reject(this.health.refuse(error));
       }
     }
     this.#end();
@@ -227,7 +229,7 @@ export class Engine {
       this.#sql.beginImmediate.run();
     } catch (error) {
       if (isBusy(error)) return this.#waitForLock(batch);
-      for (const write of batch) write.reject(this.#options.health.refuse(error));
+      for (const write of batch) write.reject(this.health.refuse(error));
       return;
     }
     let durable: Promise<unknown[]>;
@@ -242,7 +244,7 @@ export class Engine {
     } catch (error) {
       // COMMIT or the transaction itself failed (a full disk, say): nothing of this batch is kept.
       if (this.#db.inTransaction) this.#sql.rollback.run();
-      for (const write of batch) write.reject(this.#options.health.refuse(error));
+      for (const write of batch) write.reject(this.health.refuse(error));
       return;
     }
     durable.then(
@@ -275,7 +277,7 @@ export class Engine {
         } catch (error) {
           if (!this.#db.inTransaction) throw error;
           undo.run();
-          batch.splice(index, 1)[0]!.reject(this.#options.health.refuse(error));
+          batch.splice(index, 1)[0]!.reject(this.health.refuse(error));
           failed = true;
           break;
         }
@@ -288,7 +290,7 @@ export class Engine {
   /** Settles once the WAL is synced; no round starts meanwhile. */
   #synced(): Promise<void> {
     if (this.#wal === undefined) {
-      this.#options.health.wrote();
+      this.health.wrote();
       return Promise.resolve();
     }
     const sync = this.#options.syncFile ?? fdatasync;
@@ -303,7 +305,7 @@ export class Engine {
           );
         }
         if (this.#failure === undefined) {
-          this.#options.health.wrote();
+          this.health.wrote();
           resolve();
         } else reject(this.#failure);
         if (this.#queue.length > 0) this.#schedule();
@@ -316,7 +318,7 @@ export class Engine {
     const now = performance.now();
     // Every write has the same bound and they are in arrival order: the expired ones come first.
     while (batch[0] !== undefined && batch[0].deadline <= now) {
-      const seconds = Math.max(1, Math.ceil(this.#options.lockTimeoutMs / 1000));
+      const seconds = Math.max(1, Math.ceil(this.#lockTimeoutMs / 1000));
       batch.shift()!.reject(retryLater(new DatabaseBusy(seconds), seconds));
     }
     if (batch.length === 0) return;

@@ -3,13 +3,9 @@
 import { LRUCache } from 'lru-cache';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
 import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
-import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
+import { TokenUses } from '../token-uses.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
-import { Engine, type SyncFile } from './engine.js';
-import { StorageHealth, type StoreLog } from '../sqlite-health/storage-health.js';
-
-/** Longest a write waits for the write lock by default (WRITE_LOCK_TIMEOUT_MS). */
-export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
+import { Engine, type EngineOptions } from './engine.js';
 /** Enough for the first pages of thousands of users, small next to the process. */
 const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 /** Roughly what a cached page costs beyond its own bytes (pagination/page.ts counts those). */
@@ -42,16 +38,7 @@ function prepare(db: SqliteDatabase) {
   };
 }
 
-export interface SqliteStoreOptions {
-  /** Longest a write waits for the write lock (WRITE_LOCK_TIMEOUT_MS). */
-  lockTimeoutMs?: number | undefined;
-  /** Where a full disk or a damaged file is reported (the app's logger). */
-  log?: StoreLog | undefined;
-  /** How the WAL file is synced after each commit: fs.fdatasync by default (tests control its timing). */
-  syncFile?: SyncFile;
-  /** How token uses are batched (tests shorten the wait). */
-  tokenUses?: Omit<TokenUsesOptions, 'now'>;
-}
+export type SqliteStoreOptions = Omit<EngineOptions, 'onForeignCommit'>;
 
 /** A token's owner, and when it expires (ms since the epoch; Infinity: never). */
 interface CachedToken {
@@ -64,7 +51,6 @@ export class SqliteStore implements Store {
   readonly #db: SqliteDatabase;
   readonly #sql: ReturnType<typeof prepare>;
   readonly #engine: Engine;
-  readonly #health: StorageHealth;
   readonly #uses: TokenUses;
   /**
    * First pages, per owner and then page size, within a budget of bytes (owners used least recently
@@ -82,23 +68,18 @@ export class SqliteStore implements Store {
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.#db = openDatabase(path);
     this.#sql = prepare(this.#db);
-    this.#health = new StorageHealth(path, options.log);
     this.#engine = new Engine(this.#db, {
-      lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
-      syncFile: options.syncFile,
-      health: this.#health,
+      ...options,
       onForeignCommit: () => {
         this.#pages.clear();
         this.#tokens.clear();
       },
     });
     // Token uses share the commit of the plant writes of the moment.
-    this.#uses = new TokenUses(
-      (uses) =>
-        this.#engine.write(() => {
-          for (const [id, at] of uses) this.#sql.noteUse.run({ id, at: new Date(at).toISOString() });
-        }),
-      options.tokenUses,
+    this.#uses = new TokenUses((uses) =>
+      this.#engine.write(() => {
+        for (const [id, at] of uses) this.#sql.noteUse.run({ id, at: new Date(at).toISOString() });
+      }),
     );
   }
 
@@ -187,15 +168,14 @@ export class SqliteStore implements Store {
     return this.#engine.read(() => this.#sql.countTokens.get() as number);
   }
 
-  /** Readable, not stopped by a failed sync, not damaged, and with room to write. */
+  /** Readable (the engine refuses every read once a sync failed), not damaged, and with room to write. */
   async isReady(): Promise<boolean> {
-    if (this.#engine.failure !== undefined || !this.#db.open) return false;
     try {
       await this.#engine.read(() => this.#sql.ping.get());
     } catch {
       return false;
     }
-    return this.#health.ready();
+    return this.#engine.health.ready();
   }
 
   /** Once, however often it is called: the uses not written yet, then the file. */
