@@ -201,7 +201,7 @@ export class Engine {
         this.#options.onForeignCommit();
       }
     } catch (error) {
-      if (begun) this.#end(); // only a transaction of its own
+      if (begun && this.#db.inTransaction) this.#sql.rollback.run(); // only a transaction of its own
       for (const read of reads) read.reject(this.health.refuse(error));
       return;
     }
@@ -212,16 +212,8 @@ export class Engine {
         read.reject(this.health.refuse(error));
       }
     }
-    this.#end();
-  }
-
-  /** Ends a read transaction: it has nothing to write, so COMMIT only ends it (after damage met, ROLLBACK must). */
-  #end(): void {
-    try {
-      this.#sql.commit.run();
-    } catch {
-      if (this.#db.inTransaction) this.#sql.rollback.run();
-    }
+    // A read transaction has nothing to keep: ROLLBACK ends it, where COMMIT fails once damage is met.
+    if (this.#db.inTransaction) this.#sql.rollback.run();
   }
 
   #runWrites(batch: Write[]): void {
