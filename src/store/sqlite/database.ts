@@ -8,7 +8,7 @@ import { migrations } from './migrations.js';
 
 export type SqliteDatabase = Database.Database;
 
-export function migrate(db: SqliteDatabase, target = migrations.length): void {
+export function migrate(db: SqliteDatabase): void {
   // The version is read inside each IMMEDIATE transaction: processes opening one new file at
   // once (instances starting together) then apply each migration once, one after the other.
   const step = db.transaction(() => {
@@ -18,7 +18,7 @@ export function migrate(db: SqliteDatabase, target = migrations.length): void {
         `the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`,
       );
     }
-    if (current >= target) return false;
+    if (current === migrations.length) return false;
     db.exec(migrations[current]!);
     db.pragma(`user_version = ${current + 1}`);
     return true;

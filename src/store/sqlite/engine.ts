@@ -240,14 +240,8 @@ export class Engine {
       return;
     }
     durable.then(
-      (values) => {
-        batch.forEach((write, index) => {
-          write.resolve(values[index]);
-        });
-      },
-      (error: unknown) => {
-        for (const write of batch) write.reject(error);
-      },
+      (values) => values.forEach((value, index) => batch[index]!.resolve(value)),
+      (error: unknown) => batch.forEach((write) => write.reject(error)),
     );
   }
 

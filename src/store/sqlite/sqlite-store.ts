@@ -126,7 +126,10 @@ export class SqliteStore implements Store {
     return this.#engine.write(() => {
       if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
         // A full first page keeps its plants and cursor when the new id sorts after its last one.
-        this.#keepPages(owner, (page) => page.lastId !== undefined && plant.id > page.lastId);
+        const pages = [...(this.#pages.peek(owner) ?? [])];
+        const kept = pages.filter(([, page]) => page.lastId !== undefined && plant.id > page.lastId);
+        if (kept.length > 0) this.#pages.set(owner, new Map(kept));
+        else this.#pages.delete(owner);
         return 'created';
       }
       const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
@@ -186,15 +189,6 @@ export class SqliteStore implements Store {
       if (this.#db.open) this.#db.close();
     })();
     return this.#closing;
-  }
-
-  /** Keeps only the owner's first pages for which `unchanged` says yes. */
-  #keepPages(owner: string, unchanged: (page: PlantPage) => boolean): void {
-    const pages = this.#pages.peek(owner);
-    if (pages === undefined) return;
-    const kept = new Map([...pages].filter(([, page]) => unchanged(page)));
-    if (kept.size > 0) this.#pages.set(owner, kept);
-    else this.#pages.delete(owner);
   }
 
   /** Expiry is checked at every lookup, cached or not, against this process's clock (SQLite's own). */
