@@ -51,10 +51,7 @@ interface Operation {
   reject: (error: unknown) => void;
 }
 
-interface Read extends Operation {
-  kind: 'read';
-  rows: number;
-}
+type Read = Operation & { kind: 'read'; rows: number };
 
 interface Write extends Operation {
   kind: 'write';
@@ -135,15 +132,10 @@ export class Engine {
 
   /** Runs `run` in the next round's write transaction; settles once that transaction is on disk. */
   write<T>(run: () => T): Promise<T> {
+    const deadline = performance.now() + this.#lockTimeoutMs;
+    const queuedIn = commits.hasSubscribers ? new AsyncResource('plant-store:queued-write') : undefined;
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({
-        kind: 'write',
-        run,
-        resolve: resolve as (value: unknown) => void,
-        reject,
-        deadline: performance.now() + this.#lockTimeoutMs,
-        queuedIn: commits.hasSubscribers ? new AsyncResource('plant-store:queued-write') : undefined,
-      });
+      this.#queue.push({ kind: 'write', run, resolve: resolve as (value: unknown) => void, reject, deadline, queuedIn });
       this.#schedule();
     });
   }
@@ -158,7 +150,6 @@ export class Engine {
   #schedule(): void {
     if (this.#scheduled || this.#syncing) return;
     this.#scheduled = true;
-    // setImmediate runs after the turn's I/O callbacks: requests that arrived together share the round.
     setImmediate(() => this.#round());
   }
 
@@ -188,14 +179,13 @@ export class Engine {
   }
 
   #runReads(reads: Read[]): void {
-    const { begin, dataVersion } = this.#sql;
     let begun = false;
     try {
       // BEGIN takes no lock; the look starts the read transaction, so every read of the round sees
       // the snapshot the look looked at.
-      begin.run();
+      this.#sql.begin.run();
       begun = true;
-      const version = dataVersion.get();
+      const version = this.#sql.dataVersion.get();
       if (version !== this.#version) {
         this.#version = version;
         this.#options.onForeignCommit();
@@ -246,30 +236,25 @@ export class Engine {
   }
 
   /**
-   * Runs the batch's writes and commits them; settles with their values once the commit is synced.
-   * A write that throws is taken out of `batch` (and rejected), and the others run again from the
-   * savepoint, so it changes nothing. A failure that ends the transaction throws (all are refused).
+   * Runs the batch's writes and commits them; settles with their values once the commit is synced. A write
+   * that throws is taken out of `batch` and rejected; a failure that ends the transaction throws (all are refused).
    */
   #commit(batch: Write[]): Promise<unknown[]> {
-    const { savepoint, undo, commit } = this.#sql;
-    savepoint.run();
+    this.#sql.savepoint.run();
     let values: unknown[] = [];
-    for (let failed = true; failed;) {
-      failed = false;
-      values = [];
-      for (let index = 0; index < batch.length; index++) {
-        try {
-          values.push(batch[index]!.run());
-        } catch (error) {
-          if (!this.#db.inTransaction) throw error;
-          undo.run();
-          batch.splice(index, 1)[0]!.reject(this.health.refuse(error));
-          failed = true;
-          break;
-        }
+    for (let index = 0; index < batch.length; index++) {
+      try {
+        values.push(batch[index]!.run());
+      } catch (error) {
+        if (!this.#db.inTransaction) throw error;
+        this.#sql.undo.run();
+        batch.splice(index, 1)[0]!.reject(this.health.refuse(error));
+        // The writes before it were undone with it: the rest run again, from the first.
+        values = [];
+        index = -1;
       }
     }
-    commit.run();
+    this.#sql.commit.run();
     return this.#synced().then(() => values);
   }
 
@@ -310,12 +295,10 @@ export class Engine {
     if (batch.length === 0) return;
     this.#queue = [...batch, ...this.#queue];
     // One last try exactly at the oldest write's deadline, before it gives up.
-    this.#lockWait = setTimeout(
-      () => {
-        this.#lockWait = undefined;
-        this.#schedule();
-      },
-      Math.min(LOCK_RETRY_MS, batch[0]!.deadline - now),
-    );
+    const pause = Math.min(LOCK_RETRY_MS, batch[0]!.deadline - now);
+    this.#lockWait = setTimeout(() => {
+      this.#lockWait = undefined;
+      this.#schedule();
+    }, pause);
   }
 }
