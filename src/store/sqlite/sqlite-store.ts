@@ -2,10 +2,11 @@
 // owners. Every statement runs through the engine (engine.ts), which says why answers are durable and fresh.
 import { LRUCache } from 'lru-cache';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
-import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
+import type { PlantStore, Store, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses } from '../token-uses.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { Engine, type EngineOptions } from './engine.js';
+
 /** Enough for the first pages of thousands of users, small next to the process. */
 const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 /** Roughly what a cached page costs beyond its own bytes (pagination/page.ts counts those). */
@@ -38,14 +39,6 @@ function prepare(db: SqliteDatabase) {
   };
 }
 
-export type SqliteStoreOptions = Omit<EngineOptions, 'onForeignCommit'>;
-
-/** A token's owner, and when it expires (ms since the epoch; Infinity: never). */
-interface CachedToken {
-  owner: TokenOwner;
-  expiresAt: number;
-}
-
 export class SqliteStore implements Store {
   readonly kind = 'sqlite';
   readonly #db: SqliteDatabase;
@@ -61,11 +54,14 @@ export class SqliteStore implements Store {
     maxSize: PAGE_CACHE_BYTES,
     sizeCalculation: (pages) => [...pages.values()].reduce((sum, page) => sum + page.bytes + PAGE_OVERHEAD_BYTES, 0),
   });
-  /** Owners of active tokens by hash; unknown and revoked tokens are not kept, so guesses cannot fill memory. */
-  readonly #tokens = new Map<TokenHash, CachedToken>();
+  /**
+   * Owners of active tokens by hash, with when each expires (ms since the epoch; Infinity: never); unknown and
+   * revoked tokens are not kept, so guesses cannot fill memory.
+   */
+  readonly #tokens = new Map<TokenHash, { owner: TokenOwner; expiresAt: number }>();
   #closing: Promise<void> | undefined;
 
-  constructor(path: string, options: SqliteStoreOptions = {}) {
+  constructor(path: string, options: Omit<EngineOptions, 'onForeignCommit'> = {}) {
     this.#db = openDatabase(path);
     this.#sql = prepare(this.#db);
     this.#engine = new Engine(this.#db, {
@@ -98,19 +94,32 @@ export class SqliteStore implements Store {
     const cached = (owner: string, after: bigint | undefined, limit: number) =>
       after === undefined ? this.#pages.get(owner)?.get(limit) : undefined;
     return {
-      findToken: (hash) =>
-        read(() => {
-          const owner = this.#tokenOwner(hash);
-          if (owner !== undefined) this.#uses.used(owner.tokenId); // noted only: written later, off the request
-          return owner;
-        }),
+      findToken: (hash) => read(() => this.#findToken(hash)),
       listPlants: (owner, after, limit) => {
         const page = looked ? cached(owner, after, limit) : undefined;
         if (page !== undefined) return Promise.resolve(page);
         return read(() => cached(owner, after, limit) ?? this.#readPage(owner, after, limit), rowsToRead(limit));
       },
-      addPlant: (owner, plant) => this.#addPlant(owner, plant),
-      deletePlant: (owner, id) => this.#deletePlant(owner, id),
+      addPlant: (owner, plant) => {
+        const tag = plant.tag ?? null;
+        return this.#engine.write(() => {
+          if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
+            // A full first page keeps its plants and cursor when the new id sorts after its last one.
+            const pages = [...(this.#pages.peek(owner) ?? [])];
+            const kept = pages.filter(([, page]) => page.lastId !== undefined && plant.id > page.lastId);
+            if (kept.length > 0) this.#pages.set(owner, new Map(kept));
+            else this.#pages.delete(owner);
+            return 'created';
+          }
+          const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
+          return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
+        });
+      },
+      deletePlant: (owner, id) =>
+        this.#engine.write(() => {
+          this.#pages.delete(owner);
+          return this.#sql.delete.run(owner, id).changes === 1;
+        }),
     };
   }
 
@@ -121,29 +130,6 @@ export class SqliteStore implements Store {
     return page;
   }
 
-  #addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
-    const tag = plant.tag ?? null;
-    return this.#engine.write(() => {
-      if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
-        // A full first page keeps its plants and cursor when the new id sorts after its last one.
-        const pages = [...(this.#pages.peek(owner) ?? [])];
-        const kept = pages.filter(([, page]) => page.lastId !== undefined && plant.id > page.lastId);
-        if (kept.length > 0) this.#pages.set(owner, new Map(kept));
-        else this.#pages.delete(owner);
-        return 'created';
-      }
-      const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
-      return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
-    });
-  }
-
-  #deletePlant(owner: string, id: bigint): Promise<boolean> {
-    return this.#engine.write(() => {
-      this.#pages.delete(owner);
-      return this.#sql.delete.run(owner, id).changes === 1;
-    });
-  }
-
   addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
     const bytes = Buffer.from(hash, 'base64');
     const expires = expiresAt?.toISOString() ?? null;
@@ -152,7 +138,7 @@ export class SqliteStore implements Store {
 
   listTokens(): Promise<TokenInfo[]> {
     return this.#engine.read(() => {
-      const now = Date.now(); // the clock #tokenOwner checks expiry against
+      const now = Date.now(); // the clock #findToken checks expiry against
       return (this.#sql.listTokens.all() as Array<Omit<TokenInfo, 'expired'>>).map((token) => ({
         ...token,
         expired: token.expiresAt !== null && Date.parse(token.expiresAt) <= now,
@@ -183,16 +169,15 @@ export class SqliteStore implements Store {
 
   /** Once, however often it is called: the uses not written yet, then the file. */
   close(): Promise<void> {
-    this.#closing ??= (async () => {
+    return (this.#closing ??= (async () => {
       await this.#uses.close();
       await this.#engine.close();
       if (this.#db.open) this.#db.close();
-    })();
-    return this.#closing;
+    })());
   }
 
   /** Expiry is checked at every lookup, cached or not, against this process's clock (SQLite's own). */
-  #tokenOwner(hash: TokenHash): TokenOwner | undefined {
+  #findToken(hash: TokenHash): TokenOwner | undefined {
     let known = this.#tokens.get(hash);
     if (known === undefined) {
       const row = this.#sql.findToken.get(Buffer.from(hash, 'base64')) as TokenRow | undefined;
@@ -202,6 +187,8 @@ export class SqliteStore implements Store {
       this.#tokens.set(hash, known);
     }
     // Tokens that never expire, nearly all of them, skip the clock.
-    return known.expiresAt !== Infinity && Date.now() >= known.expiresAt ? undefined : known.owner;
+    if (known.expiresAt !== Infinity && Date.now() >= known.expiresAt) return undefined;
+    this.#uses.used(known.owner.tokenId); // noted only: written later, off the request
+    return known.owner;
   }
 }
