@@ -11,7 +11,10 @@ import Database from 'better-sqlite3';
  */
 export const QUICK_CHECK_PAGE_LIMIT = 32_768;
 
-/** SQLite's answers for a file that is not a database ("file is not a database": a bad header), or a damaged one ("database disk image is malformed"). */
+/**
+ * SQLite's answers for a file that is not a database ("file is not a database": a bad header), or a
+ * damaged one ("database disk image is malformed": truncated, damaged pages).
+ */
 export function isDamage(error: unknown): boolean {
   const code = String((error as { code?: unknown } | null)?.code);
   return code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');

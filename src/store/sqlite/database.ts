@@ -1,6 +1,6 @@
 // Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date. The engine
 // then sets the store's connection to sync off the event loop and never wait for a lock (engine.ts).
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { damagedOr, quickCheck } from '../sqlite-health/damage-checks.js';
@@ -52,16 +52,9 @@ function openFile(path: string): SqliteDatabase {
   try {
     return new Database(path);
   } catch (error) {
-    const reason = isFolder(path) ? 'it is a folder; DATABASE_PATH must name a file' : (error as Error).message;
+    const folder = existsSync(path) && statSync(path).isDirectory();
+    const reason = folder ? 'it is a folder; DATABASE_PATH must name a file' : (error as Error).message;
     throw new Error(`cannot open the SQLite database ${resolve(path)}: ${reason}`, { cause: error });
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
 
