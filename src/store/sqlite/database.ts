@@ -1,13 +1,14 @@
-// Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date. The store's
-// connection then makes its commits durable off the event loop instead (engine.ts).
-import { mkdirSync, statSync } from 'node:fs';
+// Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date. The engine
+// then sets the store's connection to sync off the event loop and never wait for a lock (engine.ts).
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { damagedOr, quickCheck } from '../sqlite-health/damage-checks.js';
 import { migrations } from './migrations.js';
 
 export type SqliteDatabase = Database.Database;
 
-export function migrate(db: SqliteDatabase, target = migrations.length): void {
+export function migrate(db: SqliteDatabase): void {
   // The version is read inside each IMMEDIATE transaction: processes opening one new file at
   // once (instances starting together) then apply each migration once, one after the other.
   const step = db.transaction(() => {
@@ -17,7 +18,7 @@ export function migrate(db: SqliteDatabase, target = migrations.length): void {
         `the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`,
       );
     }
-    if (current >= target) return false;
+    if (current === migrations.length) return false;
     db.exec(migrations[current]!);
     db.pragma(`user_version = ${current + 1}`);
     return true;
@@ -51,83 +52,9 @@ function openFile(path: string): SqliteDatabase {
   try {
     return new Database(path);
   } catch (error) {
-    const reason = isFolder(path) ? 'it is a folder; DATABASE_PATH must name a file' : (error as Error).message;
+    const folder = existsSync(path) && statSync(path).isDirectory();
+    const reason = folder ? 'it is a folder; DATABASE_PATH must name a file' : (error as Error).message;
     throw new Error(`cannot open the SQLite database ${resolve(path)}: ${reason}`, { cause: error });
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The start-up check reads every page of a file up to this many (128 MiB of 4 KiB pages): PRAGMA quick_check
- * costs about 25 to 75 ms per 1,000 pages, 0.3 to 1 s on the benchmark's 1,000,000-row file (13,061 pages;
- * docs/reliability.md). A larger file has its schema and every table but `plants` checked at start, so start-up
- * stays bounded; `plant-store check` reads it all.
- */
-export const QUICK_CHECK_PAGE_LIMIT = 32_768;
-
-/** SQLite's answers for a file that is not a database, or a damaged one. */
-const DAMAGED = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
-
-/** A damaged file, said with its path, what is wrong, and how to recover (docs/operations.md). */
-export class DamagedDatabase extends Error {
-  constructor(path: string, problem: string, options?: ErrorOptions) {
-    const file = resolve(path);
-    super(
-      `the SQLite database ${file} is damaged: ${problem}. Plant Store does not start on a damaged file. To recover, stop ` +
-        `every process using it, then restore your latest backup, or save what is readable with the sqlite3 command: ` +
-        `sqlite3 ${file} .recover | sqlite3 recovered.db, then point DATABASE_PATH at recovered.db (docs/operations.md)`,
-      options,
-    );
-  }
-}
-
-/**
- * quick_check over the whole file, or within QUICK_CHECK_PAGE_LIMIT; the problems it found (none: []).
- * On a connection of its own, closed after: the pages it reads stay out of the service connection's
- * page cache (in WAL mode a cached page stays trusted until a checkpoint, so damage under the running
- * service would otherwise go unseen by it; test/reliability/damaged-file.test.ts).
- */
-function quickCheck(path: string): string[] {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    const pages = db.pragma('page_count', { simple: true }) as number;
-    const tables =
-      pages <= QUICK_CHECK_PAGE_LIMIT
-        ? [undefined]
-        : (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 'plants'").pluck().all() as string[]);
-    const problems: string[] = [];
-    for (const table of tables) {
-      // At most 5 problems: enough to say what is wrong, without reading on through a badly damaged file.
-      const rows = db.pragma(table === undefined ? 'quick_check(5)' : `quick_check("${table.replaceAll('"', '""')}")`, {
-        simple: false,
-      }) as Array<{ quick_check: string }>;
-      problems.push(...rows.map((row) => row.quick_check).filter((text) => text !== 'ok'));
-    }
-    return problems;
-  } finally {
-    db.close();
-  }
-}
-
-/** PRAGMA integrity_check, all of it (`plant-store check`): the problems found in the file, none: []. */
-export function integrityCheck(path: string): string[] {
-  let db: SqliteDatabase | undefined;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    const rows = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
-    return rows.map((row) => row.integrity_check).filter((text) => text !== 'ok');
-  } catch (error) {
-    if (DAMAGED.has((error as { code?: string }).code ?? '')) return [(error as Error).message];
-    throw new Error(`cannot open the SQLite database ${resolve(path)}: ${(error as Error).message}`, { cause: error });
-  } finally {
-    db?.close();
   }
 }
 
@@ -140,19 +67,11 @@ export function openDatabase(path: string): SqliteDatabase {
     useWal(db, 5000);
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    // Before migrating: nothing is written to a damaged file.
-    const problems = path === ':memory:' ? [] : quickCheck(path);
-    if (problems.length > 0) throw new DamagedDatabase(path, problems.join('; '));
+    if (path !== ':memory:') quickCheck(path); // before migrating: nothing is written to a damaged file
     migrate(db);
   } catch (error) {
     db.close();
-    // "file is not a database" (a bad header), "database disk image is malformed" (truncated, damaged pages).
-    if (DAMAGED.has((error as { code?: string }).code ?? '')) throw new DamagedDatabase(path, (error as Error).message, { cause: error });
-    throw error;
+    throw damagedOr(path, error);
   }
-  // From here on nothing waits for a lock on the event loop, where a wait would stop every
-  // request: writes wait for the write lock on timers (engine.ts), and reads in WAL mode
-  // never wait for a writer.
-  db.pragma('busy_timeout = 0');
   return db;
 }

@@ -14,9 +14,9 @@
 //    committed since the last look, the caches are dropped (`onForeignCommit`). So every answer
 //    reflects every write acknowledged before its request arrived, here or by another process.
 //    Writes of this store change the caches inside their own transaction.
-// 3. Never waiting on the event loop. The connection's busy_timeout is 0: when another process holds
-//    the write lock, writes stay queued (in their order) and try again on timers; past their bound
-//    they are refused with 503 and Retry-After. Reads never wait for a writer (WAL).
+// 3. Never waiting on the event loop. The engine sets the connection's busy_timeout to 0: when another
+//    process holds the write lock, writes stay queued (in their order) and try again on timers; past
+//    their bound they are refused with 503 and Retry-After. Reads never wait for a writer (WAL).
 //
 // A write's failure undoes only that write, however many statements it has: the batch runs inside
 // one savepoint, and a failing write is taken out and the rest run again.
@@ -26,7 +26,7 @@ import { dirname } from 'node:path';
 import { DatabaseBusy, retryLater } from '../../errors.js';
 import { commits } from '../../observability/channels.js';
 import type { SqliteDatabase } from './database.js';
-import type { StorageHealth } from './storage-health.js';
+import { StorageHealth, type StoreLog } from '../sqlite-health/storage-health.js';
 
 /** Syncs a file's data to disk (fs.fdatasync; tests pass one whose timing they control). */
 export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;
@@ -51,10 +51,7 @@ interface Operation {
   reject: (error: unknown) => void;
 }
 
-interface Read extends Operation {
-  kind: 'read';
-  rows: number;
-}
+type Read = Operation & { kind: 'read'; rows: number };
 
 interface Write extends Operation {
   kind: 'write';
@@ -65,12 +62,13 @@ interface Write extends Operation {
 }
 
 export interface EngineOptions {
-  lockTimeoutMs: number;
+  /** Longest a write waits for the write lock (WRITE_LOCK_TIMEOUT_MS); 5 s by default. */
+  lockTimeoutMs?: number | undefined;
   syncFile?: SyncFile | undefined;
+  /** Where a full disk or a damaged file is reported (the app's logger). */
+  log?: StoreLog | undefined;
   /** Called inside a read transaction when another connection has committed since the last look. */
   onForeignCommit: () => void;
-  /** Turns a full disk or a damaged file into a 503, and knows when writes succeed again. */
-  health: StorageHealth;
 }
 
 const isBusy = (error: unknown) => String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
@@ -87,7 +85,10 @@ export class Engine {
   #failure: Error | undefined;
   #version: unknown;
   #lastSync: Promise<void> = Promise.resolve();
+  /** Turns a full disk or a damaged file into a 503, and knows when writes succeed again (the store's readiness). */
+  readonly health: StorageHealth;
   readonly #db: SqliteDatabase;
+  readonly #lockTimeoutMs: number;
   readonly #options: EngineOptions;
   /** The WAL file, synced after each commit; undefined for an in-memory database. */
   readonly #wal: number | undefined;
@@ -96,6 +97,8 @@ export class Engine {
   constructor(db: SqliteDatabase, options: EngineOptions) {
     this.#db = db;
     this.#options = options;
+    this.#lockTimeoutMs = options.lockTimeoutMs ?? 5000;
+    this.health = new StorageHealth(db.name, options.log);
     this.#sql = {
       begin: db.prepare('BEGIN'),
       beginImmediate: db.prepare('BEGIN IMMEDIATE'),
@@ -106,6 +109,7 @@ export class Engine {
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
     };
     this.#version = this.#sql.dataVersion.get();
+    db.pragma('busy_timeout = 0');
     if (db.memory) return;
     db.pragma('synchronous = NORMAL'); // the WAL is synced below, off the event loop, instead
     this.#wal = openSync(`${db.name}-wal`, 'r'); // SQLite keeps the file while any connection is open
@@ -118,11 +122,6 @@ export class Engine {
     }
   }
 
-  /** Why the store stopped, if a sync failed. */
-  get failure(): Error | undefined {
-    return this.#failure;
-  }
-
   /** Runs `run` in the next round's read transaction; `rows`: the rows it reads at most. */
   read<T>(run: () => T, rows = 1): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -133,15 +132,10 @@ export class Engine {
 
   /** Runs `run` in the next round's write transaction; settles once that transaction is on disk. */
   write<T>(run: () => T): Promise<T> {
+    const deadline = performance.now() + this.#lockTimeoutMs;
+    const queuedIn = commits.hasSubscribers ? new AsyncResource('plant-store:queued-write') : undefined;
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({
-        kind: 'write',
-        run,
-        resolve: resolve as (value: unknown) => void,
-        reject,
-        deadline: performance.now() + this.#options.lockTimeoutMs,
-        queuedIn: commits.hasSubscribers ? new AsyncResource('plant-store:queued-write') : undefined,
-      });
+      this.#queue.push({ kind: 'write', run, resolve: resolve as (value: unknown) => void, reject, deadline, queuedIn });
       this.#schedule();
     });
   }
@@ -156,7 +150,6 @@ export class Engine {
   #schedule(): void {
     if (this.#scheduled || this.#syncing) return;
     this.#scheduled = true;
-    // setImmediate runs after the turn's I/O callbacks: requests that arrived together share the round.
     setImmediate(() => this.#round());
   }
 
@@ -186,40 +179,31 @@ export class Engine {
   }
 
   #runReads(reads: Read[]): void {
-    const { begin, dataVersion } = this.#sql;
     let begun = false;
     try {
       // BEGIN takes no lock; the look starts the read transaction, so every read of the round sees
       // the snapshot the look looked at.
-      begin.run();
+      this.#sql.begin.run();
       begun = true;
-      const version = dataVersion.get();
+      const version = this.#sql.dataVersion.get();
       if (version !== this.#version) {
         this.#version = version;
         this.#options.onForeignCommit();
       }
     } catch (error) {
-      if (begun) this.#end(); // only a transaction of its own
-      for (const read of reads) read.reject(this.#options.health.refuse(error));
+      if (begun && this.#db.inTransaction) this.#sql.rollback.run(); // only a transaction of its own
+      for (const read of reads) read.reject(this.health.refuse(error));
       return;
     }
     for (const read of reads) {
       try {
         read.resolve(read.run());
       } catch (error) {
-        read.reject(this.#options.health.refuse(error));
+        read.reject(this.health.refuse(error));
       }
     }
-    this.#end();
-  }
-
-  /** Ends a read transaction: it has nothing to write, so COMMIT only ends it (after damage met, ROLLBACK must). */
-  #end(): void {
-    try {
-      this.#sql.commit.run();
-    } catch {
-      if (this.#db.inTransaction) this.#sql.rollback.run();
-    }
+    // A read transaction has nothing to keep: ROLLBACK ends it, where COMMIT fails once damage is met.
+    if (this.#db.inTransaction) this.#sql.rollback.run();
   }
 
   #runWrites(batch: Write[]): void {
@@ -227,7 +211,7 @@ export class Engine {
       this.#sql.beginImmediate.run();
     } catch (error) {
       if (isBusy(error)) return this.#waitForLock(batch);
-      for (const write of batch) write.reject(this.#options.health.refuse(error));
+      for (const write of batch) write.reject(this.health.refuse(error));
       return;
     }
     let durable: Promise<unknown[]>;
@@ -242,53 +226,42 @@ export class Engine {
     } catch (error) {
       // COMMIT or the transaction itself failed (a full disk, say): nothing of this batch is kept.
       if (this.#db.inTransaction) this.#sql.rollback.run();
-      for (const write of batch) write.reject(this.#options.health.refuse(error));
+      for (const write of batch) write.reject(this.health.refuse(error));
       return;
     }
     durable.then(
-      (values) => {
-        batch.forEach((write, index) => {
-          write.resolve(values[index]);
-        });
-      },
-      (error: unknown) => {
-        for (const write of batch) write.reject(error);
-      },
+      (values) => values.forEach((value, index) => batch[index]!.resolve(value)),
+      (error: unknown) => batch.forEach((write) => write.reject(error)),
     );
   }
 
   /**
-   * Runs the batch's writes and commits them; settles with their values once the commit is synced.
-   * A write that throws is taken out of `batch` (and rejected), and the others run again from the
-   * savepoint, so it changes nothing. A failure that ends the transaction throws (all are refused).
+   * Runs the batch's writes and commits them; settles with their values once the commit is synced. A write
+   * that throws is taken out of `batch` and rejected; a failure that ends the transaction throws (all are refused).
    */
   #commit(batch: Write[]): Promise<unknown[]> {
-    const { savepoint, undo, commit } = this.#sql;
-    savepoint.run();
+    this.#sql.savepoint.run();
     let values: unknown[] = [];
-    for (let failed = true; failed;) {
-      failed = false;
-      values = [];
-      for (let index = 0; index < batch.length; index++) {
-        try {
-          values.push(batch[index]!.run());
-        } catch (error) {
-          if (!this.#db.inTransaction) throw error;
-          undo.run();
-          batch.splice(index, 1)[0]!.reject(this.#options.health.refuse(error));
-          failed = true;
-          break;
-        }
+    for (let index = 0; index < batch.length; index++) {
+      try {
+        values.push(batch[index]!.run());
+      } catch (error) {
+        if (!this.#db.inTransaction) throw error;
+        this.#sql.undo.run();
+        batch.splice(index, 1)[0]!.reject(this.health.refuse(error));
+        // The writes before it were undone with it: the rest run again, from the first.
+        values = [];
+        index = -1;
       }
     }
-    commit.run();
+    this.#sql.commit.run();
     return this.#synced().then(() => values);
   }
 
   /** Settles once the WAL is synced; no round starts meanwhile. */
   #synced(): Promise<void> {
     if (this.#wal === undefined) {
-      this.#options.health.wrote();
+      this.health.wrote();
       return Promise.resolve();
     }
     const sync = this.#options.syncFile ?? fdatasync;
@@ -303,7 +276,7 @@ export class Engine {
           );
         }
         if (this.#failure === undefined) {
-          this.#options.health.wrote();
+          this.health.wrote();
           resolve();
         } else reject(this.#failure);
         if (this.#queue.length > 0) this.#schedule();
@@ -316,18 +289,16 @@ export class Engine {
     const now = performance.now();
     // Every write has the same bound and they are in arrival order: the expired ones come first.
     while (batch[0] !== undefined && batch[0].deadline <= now) {
-      const seconds = Math.max(1, Math.ceil(this.#options.lockTimeoutMs / 1000));
+      const seconds = Math.max(1, Math.ceil(this.#lockTimeoutMs / 1000));
       batch.shift()!.reject(retryLater(new DatabaseBusy(seconds), seconds));
     }
     if (batch.length === 0) return;
     this.#queue = [...batch, ...this.#queue];
     // One last try exactly at the oldest write's deadline, before it gives up.
-    this.#lockWait = setTimeout(
-      () => {
-        this.#lockWait = undefined;
-        this.#schedule();
-      },
-      Math.min(LOCK_RETRY_MS, batch[0]!.deadline - now),
-    );
+    const pause = Math.min(LOCK_RETRY_MS, batch[0]!.deadline - now);
+    this.#lockWait = setTimeout(() => {
+      this.#lockWait = undefined;
+      this.#schedule();
+    }, pause);
   }
 }

@@ -2,14 +2,11 @@
 // owners. Every statement runs through the engine (engine.ts), which says why answers are durable and fresh.
 import { LRUCache } from 'lru-cache';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
-import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
-import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
+import type { PlantStore, Store, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
+import { TokenUses } from '../token-uses.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
-import { Engine, type SyncFile } from './engine.js';
-import { StorageHealth, type StoreLog } from './storage-health.js';
+import { Engine, type EngineOptions } from './engine.js';
 
-/** Longest a write waits for the write lock by default (WRITE_LOCK_TIMEOUT_MS). */
-export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
 /** Enough for the first pages of thousands of users, small next to the process. */
 const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 /** Roughly what a cached page costs beyond its own bytes (pagination/page.ts counts those). */
@@ -42,29 +39,11 @@ function prepare(db: SqliteDatabase) {
   };
 }
 
-export interface SqliteStoreOptions {
-  /** Longest a write waits for the write lock (WRITE_LOCK_TIMEOUT_MS). */
-  lockTimeoutMs?: number | undefined;
-  /** Where a full disk or a damaged file is reported (the app's logger). */
-  log?: StoreLog | undefined;
-  /** How the WAL file is synced after each commit: fs.fdatasync by default (tests control its timing). */
-  syncFile?: SyncFile;
-  /** How token uses are batched (tests shorten the wait). */
-  tokenUses?: Omit<TokenUsesOptions, 'now'>;
-}
-
-/** A token's owner, and when it expires (ms since the epoch; Infinity: never). */
-interface CachedToken {
-  owner: TokenOwner;
-  expiresAt: number;
-}
-
 export class SqliteStore implements Store {
   readonly kind = 'sqlite';
   readonly #db: SqliteDatabase;
   readonly #sql: ReturnType<typeof prepare>;
   readonly #engine: Engine;
-  readonly #health: StorageHealth;
   readonly #uses: TokenUses;
   /**
    * First pages, per owner and then page size, within a budget of bytes (owners used least recently
@@ -75,30 +54,28 @@ export class SqliteStore implements Store {
     maxSize: PAGE_CACHE_BYTES,
     sizeCalculation: (pages) => [...pages.values()].reduce((sum, page) => sum + page.bytes + PAGE_OVERHEAD_BYTES, 0),
   });
-  /** Owners of active tokens by hash; unknown and revoked tokens are not kept, so guesses cannot fill memory. */
-  readonly #tokens = new Map<TokenHash, CachedToken>();
+  /**
+   * Owners of active tokens by hash, with when each expires (ms since the epoch; Infinity: never); unknown and
+   * revoked tokens are not kept, so guesses cannot fill memory.
+   */
+  readonly #tokens = new Map<TokenHash, { owner: TokenOwner; expiresAt: number }>();
   #closing: Promise<void> | undefined;
 
-  constructor(path: string, options: SqliteStoreOptions = {}) {
+  constructor(path: string, options: Omit<EngineOptions, 'onForeignCommit'> = {}) {
     this.#db = openDatabase(path);
     this.#sql = prepare(this.#db);
-    this.#health = new StorageHealth(path, options.log);
     this.#engine = new Engine(this.#db, {
-      lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
-      syncFile: options.syncFile,
-      health: this.#health,
+      ...options,
       onForeignCommit: () => {
         this.#pages.clear();
         this.#tokens.clear();
       },
     });
     // Token uses share the commit of the plant writes of the moment.
-    this.#uses = new TokenUses(
-      (uses) =>
-        this.#engine.write(() => {
-          for (const [id, at] of uses) this.#sql.noteUse.run({ id, at: new Date(at).toISOString() });
-        }),
-      options.tokenUses,
+    this.#uses = new TokenUses((uses) =>
+      this.#engine.write(() => {
+        for (const [id, at] of uses) this.#sql.noteUse.run({ id, at: new Date(at).toISOString() });
+      }),
     );
   }
 
@@ -117,19 +94,32 @@ export class SqliteStore implements Store {
     const cached = (owner: string, after: bigint | undefined, limit: number) =>
       after === undefined ? this.#pages.get(owner)?.get(limit) : undefined;
     return {
-      findToken: (hash) =>
-        read(() => {
-          const owner = this.#tokenOwner(hash);
-          if (owner !== undefined) this.#uses.used(owner.tokenId); // noted only: written later, off the request
-          return owner;
-        }),
+      findToken: (hash) => read(() => this.#findToken(hash)),
       listPlants: (owner, after, limit) => {
         const page = looked ? cached(owner, after, limit) : undefined;
         if (page !== undefined) return Promise.resolve(page);
         return read(() => cached(owner, after, limit) ?? this.#readPage(owner, after, limit), rowsToRead(limit));
       },
-      addPlant: (owner, plant) => this.#addPlant(owner, plant),
-      deletePlant: (owner, id) => this.#deletePlant(owner, id),
+      addPlant: (owner, plant) => {
+        const tag = plant.tag ?? null;
+        return this.#engine.write(() => {
+          if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
+            // A full first page keeps its plants and cursor when the new id sorts after its last one.
+            const pages = [...(this.#pages.peek(owner) ?? [])];
+            const kept = pages.filter(([, page]) => page.lastId !== undefined && plant.id > page.lastId);
+            if (kept.length > 0) this.#pages.set(owner, new Map(kept));
+            else this.#pages.delete(owner);
+            return 'created';
+          }
+          const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
+          return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
+        });
+      },
+      deletePlant: (owner, id) =>
+        this.#engine.write(() => {
+          this.#pages.delete(owner);
+          return this.#sql.delete.run(owner, id).changes === 1;
+        }),
     };
   }
 
@@ -140,26 +130,6 @@ export class SqliteStore implements Store {
     return page;
   }
 
-  #addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
-    const tag = plant.tag ?? null;
-    return this.#engine.write(() => {
-      if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
-        // A full first page keeps its plants and cursor when the new id sorts after its last one.
-        this.#keepPages(owner, (page) => page.lastId !== undefined && plant.id > page.lastId);
-        return 'created';
-      }
-      const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
-      return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
-    });
-  }
-
-  #deletePlant(owner: string, id: bigint): Promise<boolean> {
-    return this.#engine.write(() => {
-      this.#pages.delete(owner);
-      return this.#sql.delete.run(owner, id).changes === 1;
-    });
-  }
-
   addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
     const bytes = Buffer.from(hash, 'base64');
     const expires = expiresAt?.toISOString() ?? null;
@@ -168,7 +138,7 @@ export class SqliteStore implements Store {
 
   listTokens(): Promise<TokenInfo[]> {
     return this.#engine.read(() => {
-      const now = Date.now(); // the clock #tokenOwner checks expiry against
+      const now = Date.now(); // the clock #findToken checks expiry against
       return (this.#sql.listTokens.all() as Array<Omit<TokenInfo, 'expired'>>).map((token) => ({
         ...token,
         expired: token.expiresAt !== null && Date.parse(token.expiresAt) <= now,
@@ -187,38 +157,27 @@ export class SqliteStore implements Store {
     return this.#engine.read(() => this.#sql.countTokens.get() as number);
   }
 
-  /** Readable, not stopped by a failed sync, not damaged, and with room to write. */
+  /** Readable (the engine refuses every read once a sync failed), not damaged, and with room to write. */
   async isReady(): Promise<boolean> {
-    if (this.#engine.failure !== undefined || !this.#db.open) return false;
     try {
       await this.#engine.read(() => this.#sql.ping.get());
     } catch {
       return false;
     }
-    return this.#health.ready();
+    return this.#engine.health.ready();
   }
 
   /** Once, however often it is called: the uses not written yet, then the file. */
   close(): Promise<void> {
-    this.#closing ??= (async () => {
+    return (this.#closing ??= (async () => {
       await this.#uses.close();
       await this.#engine.close();
       if (this.#db.open) this.#db.close();
-    })();
-    return this.#closing;
-  }
-
-  /** Keeps only the owner's first pages for which `unchanged` says yes. */
-  #keepPages(owner: string, unchanged: (page: PlantPage) => boolean): void {
-    const pages = this.#pages.peek(owner);
-    if (pages === undefined) return;
-    const kept = new Map([...pages].filter(([, page]) => unchanged(page)));
-    if (kept.size > 0) this.#pages.set(owner, kept);
-    else this.#pages.delete(owner);
+    })());
   }
 
   /** Expiry is checked at every lookup, cached or not, against this process's clock (SQLite's own). */
-  #tokenOwner(hash: TokenHash): TokenOwner | undefined {
+  #findToken(hash: TokenHash): TokenOwner | undefined {
     let known = this.#tokens.get(hash);
     if (known === undefined) {
       const row = this.#sql.findToken.get(Buffer.from(hash, 'base64')) as TokenRow | undefined;
@@ -228,6 +187,8 @@ export class SqliteStore implements Store {
       this.#tokens.set(hash, known);
     }
     // Tokens that never expire, nearly all of them, skip the clock.
-    return known.expiresAt !== Infinity && Date.now() >= known.expiresAt ? undefined : known.owner;
+    if (known.expiresAt !== Infinity && Date.now() >= known.expiresAt) return undefined;
+    this.#uses.used(known.owner.tokenId); // noted only: written later, off the request
+    return known.owner;
   }
 }

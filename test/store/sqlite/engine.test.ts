@@ -7,7 +7,6 @@ import Database from 'better-sqlite3';
 import t from 'tap';
 import { openDatabase } from '../../../src/store/sqlite/database.js';
 import { Engine, MAX_ROUND_ROWS } from '../../../src/store/sqlite/engine.js';
-import { StorageHealth } from '../../../src/store/sqlite/storage-health.js';
 import { countCommits } from './commits.js';
 import { tempDir } from '../../helpers/app.js';
 import { until } from '../../helpers/until.js';
@@ -21,7 +20,7 @@ function setup(t: Parameters<typeof tempDir>[0], lockTimeoutMs: number) {
     db.close();
   });
   let foreignCommits = 0;
-  const engine = new Engine(db, { lockTimeoutMs, health: new StorageHealth(path), onForeignCommit: () => foreignCommits++ });
+  const engine = new Engine(db, { lockTimeoutMs, onForeignCommit: () => foreignCommits++ });
   t.teardown(() => engine.close());
   const commits = countCommits(t);
   const insert = db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, ?)");

@@ -3,6 +3,7 @@
 import { statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DatabaseDamaged, DiskFull, retryLater } from '../../errors.js';
+import { isDamage } from './damage-checks.js';
 
 /** Where the store reports what happens to its file (the app's logger; pino's signature). */
 export interface StoreLog {
@@ -14,8 +15,6 @@ const silent: StoreLog = { error: () => undefined, info: () => undefined };
 /** Free space at which a disk that was full counts as writable again: room for a few hundred WAL frames. */
 const MIN_ROOM_BYTES = 1024 * 1024;
 const RETRY_SECONDS = 30;
-
-const codeOf = (error: unknown) => String((error as { code?: unknown } | null)?.code);
 
 export class StorageHealth {
   #full = false;
@@ -30,15 +29,14 @@ export class StorageHealth {
 
   /** The error a request is given for `error`: a full disk or a damaged file become a 503; anything else stays as it is. */
   refuse(error: unknown): unknown {
-    const code = codeOf(error);
-    if (code === 'SQLITE_FULL') {
+    if ((error as { code?: unknown } | null)?.code === 'SQLITE_FULL') {
       if (!this.#full) {
         this.#log.error({ file: this.#file, err: error }, `the disk holding ${this.#file} is full: writes answer 503 until there is room`);
       }
       this.#full = true;
       return retryLater(new DiskFull(RETRY_SECONDS), RETRY_SECONDS);
     }
-    if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    if (isDamage(error)) {
       if (!this.#damaged) {
         this.#log.error(
           { file: this.#file, err: error },
