@@ -2,16 +2,23 @@
 import { envSchema } from 'env-schema';
 import { Type as T, type Static } from '@sinclair/typebox';
 import { ConfigError } from './config-error.js';
-import { OIDC_DEFAULTS, type OidcConfig } from './auth/oidc/oidc-config.js';
 
-export { ConfigError, type OidcConfig };
+export { ConfigError };
 export type Config = ReturnType<typeof loadConfig>;
+export type OidcConfig = NonNullable<Config['oidc']>;
 export type TracesConfig = NonNullable<Config['traces']>;
 
-const int = (minimum: number, maximum: number, fallback?: number) => T.Integer({ minimum, maximum, default: fallback });
-const onOff = (fallback: string) =>
-  T.String({ enum: ['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], default: fallback, description: 'on or off (true/false, 1/0)' });
+// Each rule's description completes "NAME must be ...", the message of a refusal.
+const int = (minimum: number, maximum: number, fallback?: number) =>
+  T.Integer({ minimum, maximum, default: fallback, description: `a whole number from ${minimum} to ${maximum}` });
+const oneOf = (values: string[], fallback: string, description = `one of ${values.join(', ')}`) =>
+  T.String({ enum: values, default: fallback, description });
+const onOff = (fallback: string) => oneOf(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], fallback, 'on or off (true/false, 1/0)');
 const rule = (pattern: string, description: string, fallback?: string) => T.String({ pattern, description, default: fallback });
+/** OIDC tuning no variable sets (tests shorten it): clock skew leeway, key refetch cooldown, key age, 503 period after the provider was unreachable. */
+export const OIDC_DEFAULTS = { clockToleranceSeconds: 30, jwksCooldownMs: 30_000, jwksMaxAgeMs: 600_000, unreachableRetrySeconds: 5 };
+/** Where the provider publishes its metadata (OpenID Connect Discovery 1.0, section 4). */
+export const discoveryUrl = (issuer: string) => `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
 const ISSUER_RULE =
   "the provider's issuer URL, https:// (http:// only for localhost or 127.0.0.1), without query or fragment, such as https://example.eu.auth0.com/";
 const ISSUER = `^(https://|http://(localhost|127\\.0\\.0\\.1|\\[::1\\])[:/]|http://(localhost|127\\.0\\.0\\.1|\\[::1\\])$)[^\\s?#"'\\\\@]*$`;
@@ -27,7 +34,7 @@ export const configSchema = T.Object({
   DATABASE_POOL_SIZE: int(1, 1000, 10),
   DATABASE_TIMEOUT_MS: int(100, 600_000, 5000),
   WRITE_LOCK_TIMEOUT_MS: int(0, 600_000, 5000),
-  LOG_LEVEL: T.String({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   RATE_LIMIT_PER_MINUTE: int(0, 1_000_000_000, 6000),
   AUTH_FAILURES_PER_MINUTE: int(1, 1_000_000_000, 30),
   REDIS_URL: T.Optional(T.String()),
@@ -39,7 +46,7 @@ export const configSchema = T.Object({
   KEEP_ALIVE_TIMEOUT_MS: int(100, 600_000, 72_000),
   SHED_EVENT_LOOP_DELAY_MS: int(0, 60_000, 500),
   SHED_HEAP_USED_MB: int(0, 1_000_000, 0),
-  CORS_ORIGINS: T.String({ default: '' }),
+  CORS_ORIGINS: T.Unsafe<string[]>(T.String({ separator: ',', default: '' })),
   OIDC_ISSUER: T.Optional(rule(ISSUER, ISSUER_RULE)),
   OIDC_AUDIENCE: T.Optional(T.String()),
   // No quote or backslash: the claim's name is quoted in challenges.
@@ -51,12 +58,18 @@ export const configSchema = T.Object({
   OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: T.Optional(T.String()),
   OTEL_SDK_DISABLED: T.Optional(T.String()),
 });
-type Env = Record<string, string | undefined>;
-type Rule = { description?: string; enum?: string[]; minimum?: number; maximum?: number };
 type Camel<S extends string> = S extends `${infer H}_${infer R}` ? `${Lowercase<H>}${Capitalize<Camel<R>>}` : Lowercase<S>;
 
-export function loadConfig(raw: Env = process.env) {
-  const env = validate(raw);
+export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
+  const data = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== '')); // empty is unset
+  let env: Static<typeof configSchema>;
+  try {
+    env = envSchema<Static<typeof configSchema>>({ schema: configSchema, data, env: false });
+  } catch (error) {
+    const names = new Set(((error as { errors?: Array<{ instancePath: string }> }).errors ?? []).map((e) => e.instancePath.slice(1)));
+    const rules: Record<string, { description?: string }> = configSchema.properties;
+    throw new ConfigError([...names].map((name) => `${name} must be ${rules[name]?.description}, not "${raw[name]}"`).join('; '));
+  }
   const camel = Object.fromEntries(
     Object.entries(env).map(([key, value]) => [key.toLowerCase().replace(/_(.)/g, (_, c: string) => c.toUpperCase()), value]),
   );
@@ -89,20 +102,6 @@ export function loadConfig(raw: Env = process.env) {
   };
 }
 
-function validate(raw: Env): Static<typeof configSchema> {
-  const data = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== '')); // empty is unset
-  try {
-    return envSchema<Static<typeof configSchema>>({ schema: configSchema, data, env: false });
-  } catch (error) {
-    const names = new Set(((error as { errors?: Array<{ instancePath: string }> }).errors ?? []).map((e) => e.instancePath.slice(1)));
-    const messages = [...names].map((name) => {
-      const schema = configSchema.properties[name as keyof typeof configSchema.properties] as Rule;
-      return `${name} must be ${schema.description ?? (schema.enum ? `one of ${schema.enum.join(', ')}` : `a whole number from ${schema.minimum} to ${schema.maximum}`)}, not "${raw[name]}"`;
-    });
-    throw new ConfigError(messages.join('; '));
-  }
-}
-
 /** Only the scheme is ever echoed: the rest of the value may hold a password. */
 function secretUrl(name: string, value: string | undefined, valid: RegExp, wanted: string): string | undefined {
   const scheme = value && /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(value)?.[0];
@@ -114,8 +113,8 @@ function secretUrl(name: string, value: string | undefined, valid: RegExp, wante
 }
 
 /** Comma-separated exact origins: comparing with URL's own serialization refuses what a browser never sends as Origin. */
-function origins(value: string): string[] {
-  const entries = [...new Set(value.split(',').map((entry) => entry.trim()))].filter(Boolean);
+function origins(list: string[]): string[] {
+  const entries = [...new Set(list.map((entry) => entry.trim()))].filter(Boolean);
   const bad = entries.find((entry) => !/^https?:/.test(entry) || !URL.canParse(entry) || new URL(entry).origin !== entry);
   if (bad)
     throw new ConfigError(
@@ -125,7 +124,7 @@ function origins(value: string): string[] {
 }
 
 /** Tracing is on when an OTLP endpoint is set (the traces one as is, or the general one + /v1/traces), unless OTEL_SDK_DISABLED=true. */
-function traces(env: Record<string, unknown> & Static<typeof configSchema>) {
+function traces(env: Static<typeof configSchema>) {
   const specific = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   const url = specific ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT && `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`);
   if (!url || env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
@@ -135,8 +134,8 @@ function traces(env: Record<string, unknown> & Static<typeof configSchema>) {
       `OTEL_EXPORTER_OTLP_${specific ? 'TRACES_' : ''}ENDPOINT must be an http:// or https:// URL, such as http://localhost:4318`,
     );
   // OTLP over gRPC would need another exporter and its native dependencies; collectors accept both HTTP encodings.
-  const protocolName = `OTEL_EXPORTER_OTLP_${env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'TRACES_' : ''}PROTOCOL`;
-  const protocol = (env[protocolName] as string | undefined) ?? 'http/protobuf';
+  const protocolName = `OTEL_EXPORTER_OTLP_${env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'TRACES_' : ''}PROTOCOL` as const;
+  const protocol = env[protocolName] ?? 'http/protobuf';
   if (protocol !== 'http/protobuf' && protocol !== 'http/json')
     throw new ConfigError(`${protocolName} must be one of http/protobuf, http/json, not "${protocol}"`);
   return { url, protocol };

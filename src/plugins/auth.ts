@@ -8,7 +8,7 @@ import { hashToken, looksLikeToken } from '../auth/tokens.js';
 import { FailureLimit } from '../auth/shared-failure-limiter.js';
 import { authFailures, rateLimited } from '../observability/channels.js';
 import { InvalidAccessToken, InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
-import type { OidcConfig } from '../auth/oidc/oidc-config.js';
+import type { OidcConfig } from '../config.js';
 import type { ProviderTokens } from '../auth/oidc/provider-tokens.js';
 
 declare module 'fastify' {

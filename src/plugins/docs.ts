@@ -3,7 +3,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import type { OidcConfig } from '../auth/oidc/oidc-config.js';
+import type { OidcConfig } from '../config.js';
 import { docsInitOAuth, signInDocumentHeaders, signInRedirectPage } from '../auth/oidc/docs-sign-in.js';
 import { docsBrand } from './docs-brand.js';
 import { documentSecurityHeaders } from './security-headers.js';

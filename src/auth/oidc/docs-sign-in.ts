@@ -3,7 +3,7 @@
 import type { FastifySwaggerInitOAuthOptions } from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { DOCUMENT_SECURITY_HEADERS } from '../../plugins/security-headers.js';
-import type { OidcConfig } from './oidc-config.js';
+import type { OidcConfig } from '../../config.js';
 
 /** Where the provider sends the browser back to; register it as the docs client's redirect URI. */
 export const DOCS_REDIRECT_PATH = '/docs/static/oauth2-redirect.html';
