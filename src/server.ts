@@ -7,7 +7,6 @@ import { buildApp } from './app.js';
 import { printBootstrapToken } from './auth/bootstrap-token.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { describeDatabase } from './store/describe-database.js';
-import { logWritten } from './logging/logger.js';
 import { openStore } from './store/open-store.js';
 
 const SHUTDOWN_LIMIT_MS = 10_000;
@@ -128,7 +127,9 @@ export async function serve(): Promise<void> {
       else app.log.info({ signal }, 'shutting down: finishing requests in flight');
       await starting.catch(() => undefined);
       await app.close();
-      await logWritten(app.log);
+      // close-with-grace then calls process.exit, which drops what stdout has not written yet (a stalled reader):
+      // the callback of an empty write comes once everything before it is written.
+      await new Promise((resolve) => process.stdout.write('', resolve));
     },
   );
   starting = (async () => {
