@@ -1,6 +1,7 @@
 // Requests pipelined on one connection are answered as if handled one after the other: a write is
 // visible to the next request on the same connection (RFC 9112, 9.3.2 allows parallel handling
 // only when every request is safe).
+import { connect } from 'node:net';
 import t from 'tap';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
 import { pipeline } from '../helpers/pipeline.js';
@@ -60,4 +61,21 @@ t.test('a DELETE pipelined after the POST of the same plant finds it; a POST aft
     [200, 204, 200, 200],
   );
   t.equal(found[3]!.body, '[{"name":"b"}]');
+});
+
+t.test('a write whose body is still arriving holds up no other request; once whole, the requests after it see it', async (t) => {
+  const { port, request } = await listening(t);
+  const slow = connect(port, '127.0.0.1');
+  t.teardown(() => void slow.destroy());
+  const body = '{"id":1,"name":"slow"}';
+  const whole = request('POST', '/plants', body);
+  slow.write(whole.slice(0, whole.length - 5)); // all but the body's last 5 bytes
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const [meanwhile] = await pipeline(port, [request('GET', '/plants')]);
+  t.equal(meanwhile!.body, '[]', 'a GET on another connection is answered at once, without the plant');
+  const answered = new Promise<string>((resolve) => slow.once('data', (chunk) => resolve(String(chunk))));
+  slow.write(whole.slice(-5));
+  t.match(await answered, /^HTTP\/1\.1 200 /);
+  const [after] = await pipeline(port, [request('GET', '/plants')]);
+  t.equal(after!.body, '[{"name":"slow"}]');
 });
