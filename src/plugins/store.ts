@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { storeCallTimes, storeCalls } from '../observability/channels.js';
 import { TracedStore } from '../observability/traced-store.js';
-import { ArrivalOrder, InArrivalOrder } from '../store/arrival-order.js';
+import { ArrivalOrder, InArrivalOrder, type Arrival } from '../store/arrival-order.js';
 import type { PlantStore, Store } from '../store/plant-store.js';
 
 declare module 'fastify' {
@@ -19,10 +19,10 @@ declare module 'fastify' {
 
 /** Where a request keeps its handle once made. */
 const HANDLE = Symbol('store handle');
-/** What a request's first store call waits for, noted when it arrived. */
-const BEFORE = Symbol('writes before');
+/** When the request arrived, which its first store call keeps to. */
+const ARRIVAL = Symbol('arrival');
 
-type StoreRequest = FastifyRequest & { [HANDLE]: PlantStore | null; [BEFORE]: (() => Promise<void>) | null };
+type StoreRequest = FastifyRequest & { [HANDLE]: PlantStore | null; [ARRIVAL]: Arrival | null };
 
 export default fp(
   async function storePlugin(app: FastifyInstance, options: { store: Store }) {
@@ -30,7 +30,8 @@ export default fp(
     app.decorate('store', store);
     // Made on first use, not in a hook: requests that never touch the store (health, docs) pay nothing.
     app.decorateRequest(HANDLE, null);
-    app.decorateRequest(BEFORE, null);
+    app.decorateRequest(ARRIVAL, null);
+    const order = new ArrivalOrder();
     app.decorateRequest('store', {
       getter(this: FastifyRequest) {
         const request = this as StoreRequest;
@@ -38,13 +39,19 @@ export default fp(
         // Traced only while metrics or traces listen; decided per request, so subscribing later works.
         const handle =
           storeCalls.hasSubscribers || storeCallTimes.hasSubscribers ? new TracedStore(store.forRequest(), store.kind) : store.forRequest();
-        return (request[HANDLE] = request[BEFORE] === null ? handle : new InArrivalOrder(handle, request[BEFORE]));
+        const arrival = request[ARRIVAL];
+        return (request[HANDLE] = arrival === null ? handle : new InArrivalOrder(handle, () => order.before(arrival)));
       },
     });
-    const order = new ArrivalOrder();
-    // The first request hook (registered before any other that could reach the store).
+    // The first request hook (app.ts registers this plugin before any other that has one).
     app.addHook('onRequest', async (request, reply) => {
-      (request as StoreRequest)[BEFORE] = order.arrive(request.raw, reply.raw);
+      (request as StoreRequest)[ARRIVAL] = order.arrive(request.raw, reply.raw);
+    });
+    // Answered once handed to Node: a client that does not read its answers holds up nobody.
+    app.addHook('onSend', async (request, _reply, payload) => {
+      const arrival = (request as StoreRequest)[ARRIVAL];
+      if (arrival !== null) order.answered(arrival);
+      return payload;
     });
     app.addHook('onClose', async () => store.close());
   },

@@ -18,6 +18,7 @@ export const storeSpecificTests = [
   'test/reliability/create-delete-storm.test.ts',
   'test/reliability/database-outage.test.ts',
   'test/reliability/failed-start.test.ts',
+  'test/reliability/pipelining.test.ts',
   'test/reliability/races.test.ts',
   'test/reliability/shutdown-under-load.test.ts',
   'test/routes/health.test.ts',
