@@ -16,7 +16,7 @@ async function listening(t: Parameters<typeof buildTestApp>[0]) {
     body === undefined
       ? `${head(method, path)}\r\n`
       : `${head(method, path)}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-  return { port, request };
+  return { app, port, request };
 }
 
 t.test('a GET pipelined after a POST or DELETE sees it, 20 times over', async (t) => {
@@ -78,4 +78,24 @@ t.test('a write whose body is still arriving holds up no other request; once who
   t.match(await answered, /^HTTP\/1\.1 200 /);
   const [after] = await pipeline(port, [request('GET', '/plants')]);
   t.equal(after!.body, '[{"name":"slow"}]');
+});
+
+t.test('a client that stops reading its answers holds up no request of another connection', async (t) => {
+  const { app, port, request } = await listening(t);
+  const store = app.store.forRequest();
+  for (let id = 1; id <= 1000; id++) await store.addPlant('alice', { id: BigInt(id), name: `plant number ${id} `.padEnd(40, '.') });
+  // Some 10 MB of answers that are never read (far past the socket's buffers), then a write behind them.
+  const stalled = connect(port, '127.0.0.1');
+  t.teardown(() => void stalled.destroy());
+  stalled.pause();
+  const pages = Array.from({ length: 200 }, () => request('GET', '/plants?limit=1000'));
+  stalled.write([...pages, request('POST', '/plants', '{"id":5000,"name":"behind"}')].join(''));
+  // Its write is done (its answer handed to Node, which cannot send it yet), so the requests of another connection go on.
+  while ((await app.store.forRequest().listPlants('alice', 4999n, 1)).json === '[]')
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  const other = await pipeline(port, [request('POST', '/plants', '{"id":6000,"name":"other"}'), request('GET', '/plants?limit=1')]);
+  t.same(
+    other.map((answer) => answer.status),
+    [200, 200],
+  );
 });
