@@ -1,12 +1,14 @@
 // The real process: configuration errors, the bootstrap token, and graceful shutdown on signals.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
 import { fetchChecked, tempDir } from './helpers/app.js';
 import { freshStore } from './helpers/store-under-test.js';
 import { logged, loggedCreate, runCli, startServer } from './helpers/process.js';
+import { until } from './helpers/until.js';
 
 t.test('a bad setting stops start-up with a message naming the variable, exit code 1', async (t) => {
   const { env } = await freshStore(t);
@@ -102,3 +104,27 @@ t.test('an uncaught error is logged as an error and the process exits 1 (close-w
   const line = result.stdout.split('\n').find((text) => text.includes('uncaught error'));
   t.match(line, /"level":50.*thrown outside any request/, 'logged as an error with its cause');
 });
+
+// Linux caps the backlog at net.core.somaxconn: below 1,000 (before Linux 5.4, say), or elsewhere, nothing to test.
+const SOMAXCONN = '/proc/sys/net/core/somaxconn';
+const somaxconn = existsSync(SOMAXCONN) ? Number(readFileSync(SOMAXCONN, 'utf8')) : 0;
+t.test(
+  '1,000 connections opened at once all complete while the server is too busy to accept',
+  { skip: !(somaxconn >= 1000) && `net.core.somaxconn is ${somaxconn}` },
+  async (t) => {
+    const { env } = await freshStore(t);
+    const server = await startServer(t, { ...env, BOOTSTRAP_TOKEN: 'off' });
+    // Stopped, the process accepts nothing: every connection waits in the kernel's queue, as under load.
+    server.child.kill('SIGSTOP');
+    const sockets: Socket[] = [];
+    t.teardown(() => {
+      for (const socket of sockets) socket.destroy();
+      server.child.kill('SIGCONT');
+    });
+    let connected = 0;
+    for (let i = 0; i < 1000; i++) sockets.push(connect(server.port, '127.0.0.1', () => connected++).on('error', () => undefined));
+    // With Node's default backlog (511) the kernel drops the other SYNs: they never connect while the process is stopped.
+    await until(() => connected === 1000, 10_000).catch(() => undefined);
+    t.equal(connected, 1000, 'connections the kernel completed');
+  },
+);
