@@ -7,6 +7,7 @@ import docs from './plugins/docs.js';
 import gracefulClose from './plugins/graceful-close.js';
 import errorHandler from './plugins/error-handler.js';
 import { headLikeGet } from './plugins/head-like-get.js';
+import inOrder from './plugins/in-order.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import loadShedding from './plugins/load-shedding.js';
 import storePlugin from './plugins/store.js';
@@ -61,8 +62,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const schema of componentSchemas) app.addSchema(schema);
   await app.register(routeTable);
   await app.register(errorHandler);
-  // First of the request hooks: it notes each request's arrival, whose order store calls keep.
-  await app.register(storePlugin, { store: options.store ?? (await openStore(config, app.log)) });
+  await app.register(inOrder); // first of the request hooks: what runs before it could read state
   await app.register(requestId);
   await app.register(loadShedding, config.shed);
   await app.register(securityHeaders);
@@ -70,6 +70,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(gracefulClose);
   await app.register(corsPolicy, { origins: config.corsOrigins });
   await app.register(jsonBody);
+  await app.register(storePlugin, { store: options.store ?? (await openStore(config, app.log)) });
   await app.register(sharedLimits, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
   // Imported only when on, like tracing: prom-client (and the OpenTelemetry API it loads) stays out of a process without metrics.
   if (config.metricsPort !== undefined) {

@@ -90,9 +90,8 @@ t.test('a client that stops reading its answers holds up no request of another c
   stalled.pause();
   const pages = Array.from({ length: 200 }, () => request('GET', '/plants?limit=1000'));
   stalled.write([...pages, request('POST', '/plants', '{"id":5000,"name":"behind"}')].join(''));
-  // Its write is done (its answer handed to Node, which cannot send it yet), so the requests of another connection go on.
-  while ((await app.store.forRequest().listPlants('alice', 4999n, 1)).json === '[]')
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  // Give the server time to take in the stalled connection's requests and answer as much as it can.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const other = await pipeline(port, [request('POST', '/plants', '{"id":6000,"name":"other"}'), request('GET', '/plants?limit=1')]);
   t.same(
     other.map((answer) => answer.status),

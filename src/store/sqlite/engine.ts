@@ -13,8 +13,7 @@
 //    starts with one look at PRAGMA data_version: when another connection (in any process) has
 //    committed since the last look, the caches are dropped (`onForeignCommit`). So every answer
 //    reflects every write acknowledged before its request arrived, here or by another process.
-//    Writes of this store change the caches inside their own transaction. Requests join the queue after
-//    the writes that arrived whole before them (../arrival-order.ts): a pipelined GET sees the POST before it.
+//    Writes of this store change the caches inside their own transaction.
 // 3. Never waiting on the event loop. The engine sets the connection's busy_timeout to 0: when another
 //    process holds the write lock, writes stay queued (in their order) and try again on timers; past
 //    their bound they are refused with 503 and Retry-After. Reads never wait for a writer (WAL).
