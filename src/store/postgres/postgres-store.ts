@@ -58,6 +58,8 @@ export class PostgresStore implements Store, PlantStore {
   readonly tokenUses: TokenUses;
   /** Token owners, so that a request makes one round trip: the page, or the write. */
   readonly tokens: TokenCache;
+  /** The reads of a page not sent yet, by owner, cursor and limit: requests for one page in one turn share them. */
+  readonly #unsent = new Map<string, Promise<PlantPage>>();
   #closing: Promise<void> | undefined;
 
   private constructor(pool: pg.Pool, tokens: TokenCache, tokenUses: Omit<TokenUsesOptions, 'now'> = {}) {
@@ -94,7 +96,27 @@ export class PostgresStore implements Store, PlantStore {
     return rows[0]?.result ?? 'conflict';
   }
 
-  async listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
+  /**
+   * Requests for the same page that arrive in one turn of the event loop share one query, sent at the
+   * end of the turn (setImmediate), after every one of them arrived: its snapshot, taken later still,
+   * holds every write acknowledged before any of them arrived, so each request's answer stays
+   * linearizable. A request that arrives once the query is sent waits for the next one. Measured on
+   * `postgres-get-first-page` (50 connections, one user): see bench/findings.md, issue 34.
+   */
+  listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
+    const key = `${limit} ${after ?? ''} ${owner}`;
+    let page = this.#unsent.get(key);
+    if (page === undefined) {
+      page = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        this.#unsent.delete(key);
+        return this.#readPage(owner, after, limit);
+      });
+      this.#unsent.set(key, page);
+    }
+    return page;
+  }
+
+  async #readPage(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
     const rows =
       after === undefined
         ? await this.#rows('firstPage', [owner, rowsToRead(limit)])

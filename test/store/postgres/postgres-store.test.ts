@@ -1,5 +1,5 @@
 // The PostgreSQL store on a real server: migrations (old, newer, racing), exact int64 ids,
-// the one-statement create under races, commits, timeouts and durable sessions.
+// the one-statement create under races, commits, shared page reads, timeouts and durable sessions.
 import pg from 'pg';
 import t from 'tap';
 import { encodeCursor } from '../../../src/pagination/cursor.js';
@@ -165,6 +165,69 @@ t.test('a write is answered only after its commit: another connection already se
   t.ok(await store.deletePlant('carol', 0n));
   t.equal((await adminQuery(url, "SELECT count(*)::int AS n FROM plants WHERE owner = 'carol'")).rows[0].n, 49);
 });
+
+/**
+ * Counts the page reads a store sends and those PostgreSQL answered; while `hold` is set, a read's answer
+ * is kept from the store until it resolves, as a slow network would.
+ */
+function watchReads(store: PostgresStore) {
+  const watch = { sent: 0, answered: 0, hold: undefined as Promise<void> | undefined };
+  const query = store.pool.query.bind(store.pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+  (store.pool as { query: unknown }).query = async (config: pg.QueryConfig) => {
+    const hold = config.name?.endsWith('Page') ? ((watch.sent += 1), watch.hold) : undefined;
+    const result = await query(config);
+    if (config.name?.endsWith('Page')) watch.answered += 1;
+    await hold;
+    return result;
+  };
+  return watch;
+}
+
+t.test('requests for one page in one turn share a query; other pages and owners get their own', onlyOn('postgres'), async (t) => {
+  const store = await openStore(t, await freshUrl(t));
+  for (let i = 1n; i <= 3n; i++) await store.addPlant('alice', { id: i, name: `a${i}` });
+  const reads = watchReads(store);
+  const pages = await Promise.all([
+    ...Array.from({ length: 10 }, () => store.listPlants('alice', undefined, 2)),
+    store.listPlants('alice', undefined, 3),
+    store.listPlants('alice', 1n, 2),
+    store.listPlants('bob', undefined, 2),
+  ]);
+  t.equal(reads.sent, 4, 'one query for the ten, one for each other page');
+  t.same(pages[0], { json: '[{"name":"a1"},{"name":"a2"}]', lastId: 2n, cursor: encodeCursor(2n) });
+  t.ok(
+    pages.slice(0, 10).every((page) => page === pages[0]),
+    'the ten share one page',
+  );
+  t.same(plantsOf(pages[10]!).length, 3);
+  t.same(plantsOf(pages[11]!), [{ name: 'a2' }, { name: 'a3' }]);
+  t.same(plantsOf(pages[12]!), []);
+  await store.listPlants('alice', undefined, 2);
+  t.equal(reads.sent, 5, 'a request in a later turn sends its own');
+});
+
+t.test(
+  'a request never shares a query sent before it arrived: a write acknowledged by another instance meanwhile is in its page',
+  onlyOn('postgres'),
+  async (t) => {
+    const url = await freshUrl(t);
+    const [writer, reader] = [await openStore(t, url), await openStore(t, url)];
+    await writer.addPlant('alice', { id: 2n, name: 'old' });
+    const reads = watchReads(reader);
+    let release!: () => void;
+    reads.hold = new Promise((resolve) => (release = resolve));
+    const early = reader.listPlants('alice', undefined, 10);
+    while (reads.answered === 0) await new Promise((resolve) => setImmediate(resolve)); // its snapshot is taken; its answer held
+    t.equal(await writer.addPlant('alice', { id: 1n, name: 'new' }), 'created');
+    reads.hold = undefined;
+    const late = reader.listPlants('alice', undefined, 10);
+    await new Promise((resolve) => setImmediate(resolve)); // the end of the turn it arrived in
+    t.equal(reads.sent, 2, 'the later request sent a query of its own');
+    release();
+    t.same(plantsOf(await late), [{ name: 'new' }, { name: 'old' }], 'and sees the acknowledged write');
+    t.same(plantsOf(await early), [{ name: 'old' }], 'the earlier one is answered too, from before the write');
+  },
+);
 
 t.test('tokens: hashed, timestamps in UTC ISO form, revoked ones not found', onlyOn('postgres'), async (t) => {
   const store = await openStore(t, await freshUrl(t));
