@@ -53,8 +53,17 @@ async function runScenario(
     const runs = new Map<string, number>();
     const rate = new Map<string, number>();
     for (let round = 1; round <= options.rounds; round++) {
-      for (const [index, contestant] of scenario.contestants.entries()) {
+      // Each round starts one contestant later, so that none always runs right after the same one.
+      const entries = [...scenario.contestants.entries()];
+      const shift = (round - 1) % entries.length;
+      for (const [index, contestant] of [...entries.slice(shift), ...entries.slice(0, shift)]) {
         const server = servers.get(contestant.server ?? contestant.label)!;
+        // Fresh processes for every run after the first round: two identical servers, each kept for all rounds,
+        // differed by 15% in CPU per request on a 2-core VM (bench/findings.md), more than some targets' margins.
+        if (round > 1) {
+          await server.restart();
+          for (const { pid } of server.instances) if (!resetPeakRss(pid)) peakRssReset = false;
+        }
         const target: MeasureTarget = {
           instances: server.instances,
           ...(server.spec.kind === 'plant-store-postgres' && postgres && { databasePids: () => postgres.pids() }),
