@@ -58,12 +58,6 @@ async function runScenario(
       const shift = (round - 1) % entries.length;
       for (const [index, contestant] of [...entries.slice(shift), ...entries.slice(0, shift)]) {
         const server = servers.get(contestant.server ?? contestant.label)!;
-        // Fresh processes for every run after the first round: two identical servers, each kept for all rounds,
-        // differed by 15% in CPU per request on a 2-core VM (bench/findings.md), more than some targets' margins.
-        if (round > 1) {
-          await server.restart();
-          for (const { pid } of server.instances) if (!resetPeakRss(pid)) peakRssReset = false;
-        }
         const target: MeasureTarget = {
           instances: server.instances,
           ...(server.spec.kind === 'plant-store-postgres' && postgres && { databasePids: () => postgres.pids() }),

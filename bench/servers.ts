@@ -41,8 +41,6 @@ export interface RunningServer {
   tokens: ReadonlyMap<string, string>;
   /** Makes these plants exist, for deletes to find. */
   seed(seeds: readonly Seed[]): Promise<void>;
-  /** New processes on the same data (and new `instances`): a round's figures then owe nothing to one process's luck. */
-  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -179,31 +177,23 @@ export async function startServer(
 ): Promise<RunningServer> {
   const data = await prepareData(spec, workDir, postgres);
   const processes: Process[] = [];
-  const instances: ServerInstance[] = [];
   const stop = async () => {
-    await Promise.all(processes.splice(0).map((child) => child.stop()));
+    await Promise.all(processes.map((child) => child.stop()));
   };
-  const start = async () => {
-    try {
-      // One after the other: the first applies any migration, the next find them done.
-      for (let i = 0; i < (spec.instances ?? 1); i++) processes.push(await startProcess(spec.kind, root, data.env, pin, spec.metrics));
-    } catch (error) {
-      await stop();
-      throw error;
-    }
-    instances.splice(0, instances.length, ...processes.map(({ pid, url }) => ({ pid, url })));
-  };
-  await start();
+  try {
+    // One after the other: the first applies any migration, the next find them done.
+    for (let i = 0; i < (spec.instances ?? 1); i++) processes.push(await startProcess(spec.kind, root, data.env, pin, spec.metrics));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const token = data.tokens.get(BENCH_USER)!;
   return {
     spec,
-    instances,
-    token: data.tokens.get(BENCH_USER)!,
+    instances: processes.map(({ pid, url }) => ({ pid, url })),
+    token,
     tokens: data.tokens,
     seed: (seeds) => data.seed(seeds),
-    restart: async () => {
-      await stop();
-      await start();
-    },
     stop,
   };
 }
