@@ -1,4 +1,4 @@
-// The PostgreSQL store: plain SQL through a pool, named statements (prepared once per connection), every write its own committed statement.
+// The PostgreSQL store: plain SQL through a pool, named statements (prepared once per connection); the creates of one turn share a statement, each delete has its own.
 import type pg from 'pg';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
 import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
@@ -9,22 +9,25 @@ import { TokenCache } from './token-cache.js';
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
- * Insert, or say why not, in one statement that cannot miss a racing write. ON CONFLICT DO UPDATE
- * works on the newest committed row, not the statement's snapshot, and PostgreSQL settles a row
- * that a concurrent transaction inserts or deletes meanwhile itself (it waits, then inserts or
- * takes the row): so there is always an answer, where DO NOTHING and a SELECT of the snapshot
- * could find no row at all when a concurrent create and delete raced it. The update changes
- * nothing and happens only for identical content (a retried create); a conflicting row is only
- * locked, and no row comes back. `xmax = 0` tells a row this statement inserted from one it took.
+ * Insert, or say why not, in one statement that cannot miss a racing write, for every create that
+ * arrived in one turn (rows in, each row's result out). ON CONFLICT DO UPDATE works on the newest
+ * committed row, not the statement's snapshot, and PostgreSQL settles a row that a concurrent
+ * transaction inserts or deletes meanwhile itself (it waits, then inserts or takes the row): so there
+ * is always an answer, where DO NOTHING and a SELECT of the snapshot could find no row at all when a
+ * concurrent create and delete raced it. The update changes nothing and happens only for identical
+ * content (a retried create); a conflicting row is only locked, and no row comes back: that plant
+ * exists with other content. `xmax = 0` tells a row this statement inserted from one it took. Rows go
+ * in key order, so two statements with plants in common lock them in the same order: no deadlock.
  */
-const ADD_PLANT = `
-  INSERT INTO plants (owner, id, name, tag) VALUES ($1, $2, $3, $4)
+const ADD_PLANTS = `
+  INSERT INTO plants (owner, id, name, tag)
+    SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) AS p(owner, id, name, tag) ORDER BY owner COLLATE "C", id
   ON CONFLICT (owner, id) DO UPDATE SET name = EXCLUDED.name
     WHERE plants.name = EXCLUDED.name AND plants.tag IS NOT DISTINCT FROM EXCLUDED.tag
-  RETURNING CASE WHEN xmax = 0 THEN 'created' ELSE 'unchanged' END AS result`;
+  RETURNING owner, id::text, CASE WHEN xmax = 0 THEN 'created' ELSE 'unchanged' END AS result`;
 
 const statements = {
-  addPlant: ADD_PLANT,
+  addPlants: ADD_PLANTS,
   firstPage: 'SELECT id, name, tag FROM plants WHERE owner = $1 ORDER BY id LIMIT $2',
   nextPage: 'SELECT id, name, tag FROM plants WHERE owner = $1 AND id > $2 ORDER BY id LIMIT $3',
   deletePlant: 'DELETE FROM plants WHERE owner = $1 AND id = $2',
@@ -52,6 +55,14 @@ type StatementName = keyof typeof statements;
 /** Ids go to PostgreSQL as decimal text: exact, whatever the client library does with a bigint. */
 const int8 = (value: bigint | number) => String(value);
 
+/** A create waiting for the end of its turn, with what answers its request. */
+interface Create {
+  owner: string;
+  plant: StoredPlant;
+  resolve(result: AddResult): void;
+  reject(error: unknown): void;
+}
+
 export class PostgresStore implements Store, PlantStore {
   readonly kind = 'postgres';
   readonly pool: pg.Pool;
@@ -60,6 +71,8 @@ export class PostgresStore implements Store, PlantStore {
   readonly tokens: TokenCache;
   /** The reads of a page not sent yet, by owner, cursor and limit: requests for one page in one turn share them. */
   readonly #unsent = new Map<string, Promise<PlantPage>>();
+  /** The creates of this turn, not sent yet. */
+  readonly #unsentCreates: Create[] = [];
   #closing: Promise<void> | undefined;
 
   private constructor(pool: pg.Pool, tokens: TokenCache, tokenUses: Omit<TokenUsesOptions, 'now'> = {}) {
@@ -90,10 +103,46 @@ export class PostgresStore implements Store, PlantStore {
     return this;
   }
 
-  async addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
-    const { rows } = await this.#run<{ result: AddResult }>('addPlant', [owner, int8(plant.id), plant.name, plant.tag ?? null]);
-    // No row: the plant exists with other content (ADD_PLANT's update did not apply), decided on the newest row.
-    return rows[0]?.result ?? 'conflict';
+  /**
+   * The creates that arrive in one turn of the event loop are sent together at its end (setImmediate),
+   * one statement and one commit for all, as SQLite's group commit shares one: each is answered after
+   * that commit. A statement changes a row once at most, so a second create of one plant in the turn
+   * goes in a statement of its own. Measured on `postgres-post`: see bench/findings.md, issue 34.
+   */
+  addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
+    return new Promise((resolve, reject) => {
+      if (this.#unsentCreates.push({ owner, plant, resolve, reject }) > 1) return;
+      setImmediate(() => {
+        const rounds: Array<Map<string, Create>> = [];
+        for (const create of this.#unsentCreates.splice(0)) {
+          const key = `${int8(create.plant.id)} ${create.owner}`;
+          let round = rounds.find((plants) => !plants.has(key));
+          if (round === undefined) rounds.push((round = new Map<string, Create>()));
+          round.set(key, create);
+        }
+        for (const round of rounds) void this.#insert(round);
+      });
+    });
+  }
+
+  async #insert(creates: Map<string, Create>): Promise<void> {
+    const batch = [...creates.values()];
+    try {
+      const columns = [
+        batch.map((c) => c.owner),
+        batch.map((c) => int8(c.plant.id)),
+        batch.map((c) => c.plant.name),
+        batch.map((c) => c.plant.tag ?? null),
+      ];
+      const { rows } = await this.#run<{ owner: string; id: string; result: AddResult }>('addPlants', columns);
+      const results = new Map(rows.map((row) => [`${row.id} ${row.owner}`, row.result]));
+      for (const [key, create] of creates) create.resolve(results.get(key) ?? 'conflict');
+    } catch (error) {
+      // A value PostgreSQL refuses (SQLSTATE class 22 or 23) fails only its own create: each is tried again alone.
+      const refused = /^2[23]/.test(String((error as { code?: unknown }).code));
+      if (refused && batch.length > 1) for (const [key, create] of creates) void this.#insert(new Map([[key, create]]));
+      else for (const create of batch) create.reject(error);
+    }
   }
 
   /**

@@ -229,6 +229,70 @@ t.test(
   },
 );
 
+/** Counts the statements of one name that a store sends. */
+function countStatements(store: PostgresStore, name: string) {
+  const seen = { sent: 0 };
+  const query = store.pool.query.bind(store.pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+  (store.pool as { query: unknown }).query = (config: pg.QueryConfig) => {
+    if (config.name === `plant-store-${name}`) seen.sent += 1;
+    return query(config);
+  };
+  return seen;
+}
+
+t.test('creates in one turn share one statement; each gets its own answer', onlyOn('postgres'), async (t) => {
+  const store = await openStore(t, await freshUrl(t));
+  await store.addPlant('alice', { id: 1n, name: 'kept' });
+  const inserts = countStatements(store, 'addPlants');
+  const results = await Promise.all([
+    ...Array.from({ length: 8 }, (_, i) => store.addPlant('bob', { id: BigInt(i), name: `b${i}`, ...(i % 2 && { tag: 't' }) })),
+    store.addPlant('alice', { id: 1n, name: 'kept' }),
+    store.addPlant('alice', { id: 1n, name: 'other' }),
+  ]);
+  t.same(results, [...Array<string>(8).fill('created'), 'unchanged', 'conflict']);
+  t.equal(inserts.sent, 2, 'one statement for the turn, and one of its own for the plant created twice in it');
+  t.same(
+    plantsOf(await store.listPlants('bob', undefined, 10)),
+    Array.from({ length: 8 }, (_, i) => ({ name: `b${i}`, ...(i % 2 && { tag: 't' }) })),
+  );
+  await store.addPlant('carol', { id: 1n, name: 'c' });
+  t.equal(inserts.sent, 3, 'a create in a later turn sends its own');
+});
+
+t.test('a value PostgreSQL refuses fails its own create, not the others of its turn', onlyOn('postgres'), async (t) => {
+  const store = await openStore(t, await freshUrl(t));
+  // The API refuses control characters before any store sees them; the store must not rely on it.
+  const [first, refused, last] = await Promise.allSettled([
+    store.addPlant('alice', { id: 1n, name: 'a' }),
+    store.addPlant('alice', { id: 2n, name: 'nul \u0000' }),
+    store.addPlant('alice', { id: 3n, name: 'c' }),
+  ]);
+  t.same(
+    [first, last],
+    [
+      { status: 'fulfilled', value: 'created' },
+      { status: 'fulfilled', value: 'created' },
+    ],
+  );
+  t.match(refused, { status: 'rejected', reason: { code: /^22/ } });
+  t.same(plantsOf(await store.listPlants('alice', undefined, 10)), [{ name: 'a' }, { name: 'c' }]);
+});
+
+t.test('two instances creating the same plants in opposite orders never deadlock', onlyOn('postgres'), async (t) => {
+  const url = await freshUrl(t);
+  const [a, b] = [await openStore(t, url), await openStore(t, url)];
+  for (let round = 0; round < 3; round++) {
+    const ids = Array.from({ length: 300 }, (_, i) => BigInt(round * 1000 + i));
+    const settled = await Promise.allSettled([
+      ...ids.map((id) => a.addPlant('alice', { id, name: 'same' })),
+      ...ids.toReversed().map((id) => b.addPlant('alice', { id, name: 'same' })),
+    ]);
+    const failed = settled.filter((result) => result.status === 'rejected');
+    t.same(failed, [], `round ${round}: every create answered`);
+    t.equal(settled.filter((result) => result.status === 'fulfilled' && result.value === 'created').length, 300, 'each plant created once');
+  }
+});
+
 t.test('tokens: hashed, timestamps in UTC ISO form, revoked ones not found', onlyOn('postgres'), async (t) => {
   const store = await openStore(t, await freshUrl(t));
   const hash = Buffer.alloc(32, 7).toString('base64');
