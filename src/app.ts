@@ -1,6 +1,7 @@
 // buildApp(config): registers plugins and routes, nothing else.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import acceptSockets from './plugins/accept-sockets.js';
 import auth from './plugins/auth.js';
 import corsPolicy from './plugins/cors.js';
 import docs from './plugins/docs.js';
@@ -68,6 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(securityHeaders);
   await app.register(nodeErrors);
   await app.register(gracefulClose);
+  await app.register(acceptSockets); // after gracefulClose: its close runs after that one's
   await app.register(corsPolicy, { origins: config.corsOrigins });
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config, app.log)) });

@@ -8,15 +8,9 @@ import { printBootstrapToken } from './auth/bootstrap-token.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { describeDatabase } from './store/describe-database.js';
 import { openStore } from './store/open-store.js';
+import { listenOnAcceptSockets } from './plugins/accept-sockets.js';
 
 const SHUTDOWN_LIMIT_MS = 10_000;
-/**
- * Connections the kernel may hold completed for us before we accept them. Node's default, 511, is less than a
- * burst of 1,000 clients: the kernel then drops the rest's SYNs, which come again only after 1 s, 3 s, 7 s (the
- * overload benchmark waited 9.8 s). Linux caps it at net.core.somaxconn (4096 since 5.4).
- */
-export const LISTEN_BACKLOG = 4096;
-
 /** A start-up failure whose message names the setting or file it is about; printed alone, on one line. */
 export class StartError extends Error {}
 
@@ -70,7 +64,7 @@ async function listenAll(app: FastifyInstance, config: Config): Promise<void> {
       });
       app.log.info({ url }, 'serving metrics');
     }
-    await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }).catch((error: unknown) => {
+    await listenOnAcceptSockets(app, config.host, config.port).catch((error: unknown) => {
       throw new StartError(`cannot open the API port: ${listenProblem(error, 'PORT', 'HOST', `${config.host}:${config.port}`)}`, {
         cause: error,
       });
