@@ -1,8 +1,10 @@
-// Two services on one database file (as two processes would be): each answers with what the
+// Two services on one database (as two processes would be): each answers with what the
 // other committed, although first pages are served from a cache.
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { bearer, inject, testConfig, tokenFor } from '../helpers/app.js';
+import { storeKind } from '../helpers/store-under-test.js';
+import { eventually } from '../helpers/until.js';
 
 t.test("a page one service has cached shows the other service's writes at once", async (t) => {
   const config = await testConfig(t);
@@ -25,9 +27,11 @@ t.test("a page one service has cached shows the other service's writes at once",
   t.same(await list(), [{ name: 'Ivy' }], 'its own write');
   const [token] = await second.store.listTokens();
   await second.store.revokeToken(token!.id);
-  t.equal(
-    (await inject(t, first, { url: '/plants?limit=20', headers: alice })).status,
-    401,
-    'a token revoked elsewhere fails on its next request',
-  );
+  const refused = async () => (await inject(t, first, { url: '/plants?limit=20', headers: alice })).status === 401;
+  if (storeKind === 'sqlite') t.ok(await refused(), 'a token revoked elsewhere fails on its next request');
+  else {
+    // PostgreSQL: token owners are cached, and the revocation's notification reaches the other instance within 1 s (docs/deploy.md).
+    await eventually(refused, 1000, 'a token revoked elsewhere refused');
+    t.pass('a token revoked elsewhere fails within 1 s');
+  }
 });
