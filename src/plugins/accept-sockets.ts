@@ -41,8 +41,8 @@ export async function listenOnAcceptSockets(app: FastifyInstance, host: string, 
   added.set(app, sockets);
   const { address } = app.server.address() as AddressInfo;
   while (sockets.length < ACCEPT_SOCKETS - 1) {
-    // noDelay as Node's HTTP server sets it on the connections it accepts itself.
-    const socket = net.createServer({ noDelay: true }, (connection) => app.server.emit('connection', connection));
+    // The connection options Node's HTTP server gives the connections it accepts itself (http.createServer).
+    const socket = net.createServer({ allowHalfOpen: true, noDelay: true }, (connection) => app.server.emit('connection', connection));
     sockets.push(socket);
     await bind(socket, { host: address, port: free, backlog: LISTEN_BACKLOG, reusePort: true });
   }
