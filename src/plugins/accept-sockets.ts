@@ -16,7 +16,7 @@ export const ACCEPT_SOCKETS = 256;
  */
 export const LISTEN_BACKLOG = 4096;
 /** Where Node offers SO_REUSEPORT (its `reusePort` listen option); elsewhere (macOS, Windows) one socket. */
-const REUSE_PORT = ['linux', 'freebsd', 'openbsd', 'dragonfly', 'sunos', 'aix'].includes(process.platform);
+const REUSE_PORT = ['linux', 'freebsd', 'dragonfly', 'sunos', 'aix'].includes(process.platform);
 
 /** The sockets added to each app's port by listenOnAcceptSockets, closed by the plugin with the app. */
 const added = new WeakMap<FastifyInstance, net.Server[]>();
@@ -43,8 +43,18 @@ export async function listenOnAcceptSockets(app: FastifyInstance, host: string, 
   while (sockets.length < ACCEPT_SOCKETS - 1) {
     // The connection options Node's HTTP server gives the connections it accepts itself (http.createServer).
     const socket = net.createServer({ allowHalfOpen: true, noDelay: true }, (connection) => app.server.emit('connection', connection));
+    try {
+      await bind(socket, { host: address, port: free, backlog: LISTEN_BACKLOG, reusePort: true });
+    } catch (error) {
+      // Out of file descriptors, most likely: one socket, as without this, leaves the rest to connections.
+      await Promise.all(sockets.splice(0).map((added) => new Promise((resolve) => added.close(resolve))));
+      app.log.warn(
+        { err: error },
+        `the API port could not get ${ACCEPT_SOCKETS} sockets, so it keeps one: new connections are accepted slower under overload`,
+      );
+      return;
+    }
     sockets.push(socket);
-    await bind(socket, { host: address, port: free, backlog: LISTEN_BACKLOG, reusePort: true });
   }
 }
 
@@ -53,7 +63,7 @@ export default fp(
     // After graceful-close's (idle connections closed, the others told to close): stop accepting here too, and
     // wait for the connections these sockets accepted, which the HTTP server's own close does not count.
     app.addHook('preClose', async () => {
-      const sockets = (added.get(app) ?? []).filter((socket) => socket.listening);
+      const sockets = added.get(app) ?? [];
       await Promise.all(sockets.map((socket) => new Promise((resolve) => socket.close(resolve))));
     });
   },

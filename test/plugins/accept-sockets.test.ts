@@ -1,14 +1,17 @@
 // The API's port is served by ACCEPT_SOCKETS listening sockets (SO_REUSEPORT), each handing its connections
 // to the one HTTP server; a port in use is still refused, and the close lets go of every socket.
 // What they are for (prompt accepts under overload) is measured by `npm run bench:overload`, not here.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'tap';
 import { ACCEPT_SOCKETS, listenOnAcceptSockets } from '../../src/plugins/accept-sockets.js';
 import { buildTestApp } from '../helpers/app.js';
-import { until } from '../helpers/until.js';
+import { cliCommand, finished, freePort } from '../helpers/process.js';
+import { eventually, until } from '../helpers/until.js';
 
 const linuxOnly = { skip: process.platform !== 'linux' && 'SO_REUSEPORT sockets are counted in /proc/net/tcp: Linux only' };
 
@@ -89,4 +92,27 @@ test('a request in flight on a connection an added socket accepted finishes befo
   t.same(await Promise.all(answers), Array(20).fill('200 {"done":true}'), 'each is answered in full');
   await closing;
   t.ok(closed, 'then the close completes');
+});
+
+test('with too few file descriptors for them, the service keeps one socket, says so, and serves', linuxOnly, async (t) => {
+  const port = await freePort();
+  const dir = t.testdir();
+  const [command, args] = cliCommand(['serve']);
+  // Soft and hard limit both 150, so Node cannot raise it: room for the process, not for 256 sockets.
+  const child = spawn('bash', ['-c', 'ulimit -n 150 && exec "$0" "$@"', command, ...args], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATABASE_PATH: join(dir, 'plants.db'), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exit = finished(child);
+  t.teardown(() => {
+    child.kill('SIGKILL');
+    return exit.then(() => undefined);
+  });
+  const healthy = async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.status === 200;
+  await eventually(healthy, 30_000, 'the service answering /healthz');
+  t.equal(listeningOn(port), 1, 'one socket listens');
+  child.kill('SIGTERM');
+  const { code, stdout } = await exit;
+  t.equal(code, 0, 'and it exits 0 on SIGTERM');
+  t.match(stdout, /"level":40,.*EMFILE.*could not get 256 sockets, so it keeps one/, 'a warning names the cause');
 });
