@@ -23,6 +23,7 @@ const added = new WeakMap<FastifyInstance, net.Server[]>();
 
 const bind = (server: net.Server, options: net.ListenOptions) =>
   new Promise<void>((resolve, reject) => server.once('error', reject).listen(options, resolve));
+const closeAll = (servers: net.Server[]) => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
 
 /**
  * The API's listen, on ACCEPT_SOCKETS sockets where the platform has SO_REUSEPORT. With it a second process
@@ -47,7 +48,7 @@ export async function listenOnAcceptSockets(app: FastifyInstance, host: string, 
       await bind(socket, { host: address, port: free, backlog: LISTEN_BACKLOG, reusePort: true });
     } catch (error) {
       // Out of file descriptors, most likely: one socket, as without this, leaves the rest to connections.
-      await Promise.all(sockets.splice(0).map((added) => new Promise((resolve) => added.close(resolve))));
+      await closeAll(sockets.splice(0));
       app.log.warn(
         { err: error },
         `the API port could not get ${ACCEPT_SOCKETS} sockets, so it keeps one: new connections are accepted slower under overload`,
@@ -63,8 +64,7 @@ export default fp(
     // After graceful-close's (idle connections closed, the others told to close): stop accepting here too, and
     // wait for the connections these sockets accepted, which the HTTP server's own close does not count.
     app.addHook('preClose', async () => {
-      const sockets = added.get(app) ?? [];
-      await Promise.all(sockets.map((socket) => new Promise((resolve) => socket.close(resolve))));
+      await closeAll(added.get(app) ?? []);
     });
   },
   { name: 'accept-sockets', dependencies: ['graceful-close'] },

@@ -20,7 +20,8 @@ function listeningOn(port: number): number {
   const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
   return readFileSync('/proc/net/tcp', 'utf8')
     .split('\n')
-    .filter((line) => line.trim().split(/\s+/)[1] === local && line.trim().split(/\s+/)[3] === '0A').length;
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, address, , state]) => address === local && state === '0A').length;
 }
 
 /** One GET on a connection of its own (no agent: each request opens a new connection). */
