@@ -83,9 +83,9 @@ export async function startServer(t: Test, env: Record<string, string>): Promise
   throw new Error('server did not answer /healthz within 30 seconds');
 }
 
-/** Resolves once the server's stdout (its JSON log) has a line matching `pattern`. */
+/** Resolves once the server's stdout (its JSON log) has a line matching `pattern`; rejects if it exits first. */
 export function logged(server: RunningServer, pattern: RegExp): Promise<void> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     let seen = '';
     const look = (chunk: Buffer) => {
       seen += String(chunk);
@@ -94,6 +94,10 @@ export function logged(server: RunningServer, pattern: RegExp): Promise<void> {
       resolve();
     };
     server.child.stdout!.on('data', look);
+    // Without this a server that died would leave the test waiting for tap's timeout.
+    void server.exit.then(({ code, signal, stderr }) => {
+      if (!pattern.test(seen)) reject(new Error(`the server exited (${code ?? signal}) without logging ${pattern}:\n${stderr}`));
+    });
   });
 }
 

@@ -139,7 +139,8 @@ t.test(
     }
     const slowest = Math.max(...down);
     t.ok(
-      slowest > 0 && slowest < 250,
+      // A request that waited on Redis would have waited for its command timeout.
+      slowest > 0 && slowest < COMMAND_TIMEOUT_MS - 50,
       `with Redis down no request waits on it: slowest ${slowest.toFixed(1)} ms (with Redis up: ${up.map((ms) => ms.toFixed(1)).join(', ')} ms)`,
     );
     t.equal(seen.filter((message) => message.limit === 'token').length, 20, 'each request the limit let through was published');
@@ -185,7 +186,7 @@ t.test('Redis hung (no answers, connection open): one request waits the command 
   const first = await timed(get);
   t.equal(first.reply.status, 200, 'answered, not limited');
   t.ok(
-    first.ms >= COMMAND_TIMEOUT_MS - 50 && first.ms < COMMAND_TIMEOUT_MS + 400,
+    first.ms >= COMMAND_TIMEOUT_MS - 50 && first.ms < COMMAND_TIMEOUT_MS + 1000,
     `the first waited the command timeout: ${first.ms.toFixed(0)} ms`,
   );
   // Well within the pause that follows a failure: these are answered without trying Redis.
@@ -195,7 +196,10 @@ t.test('Redis hung (no answers, connection open): one request waits the command 
     t.equal(reply.status, 200);
     next.push(ms);
   }
-  t.ok(Math.max(...next) < 200, `none of the next ${next.length} waited on Redis: slowest ${Math.max(...next).toFixed(1)} ms`);
+  t.ok(
+    Math.max(...next) < COMMAND_TIMEOUT_MS - 50,
+    `none of the next ${next.length} waited on Redis: slowest ${Math.max(...next).toFixed(1)} ms`,
+  );
   t.equal(seen.length, 1 + next.length, 'each one published');
   t.equal(warnings(logs).length, 1);
 

@@ -9,6 +9,7 @@ import { migrations } from '../../../src/store/postgres/migrations.js';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { adminQuery } from '../../helpers/postgres-database.js';
 import { freshStore, onlyOn } from '../../helpers/store-under-test.js';
+import { until } from '../../helpers/until.js';
 
 type Test = Parameters<typeof freshStore>[0];
 
@@ -217,7 +218,7 @@ t.test(
     let release!: () => void;
     reads.hold = new Promise((resolve) => (release = resolve));
     const early = reader.listPlants('alice', undefined, 10);
-    while (reads.answered === 0) await new Promise((resolve) => setImmediate(resolve)); // its snapshot is taken; its answer held
+    await until(() => reads.answered > 0, 10_000, 'the early read answered (its answer held)'); // its snapshot is taken
     t.equal(await writer.addPlant('alice', { id: 1n, name: 'new' }), 'created');
     reads.hold = undefined;
     const late = reader.listPlants('alice', undefined, 10);
