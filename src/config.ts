@@ -1,9 +1,9 @@
 // Environment -> typed Config: one schema (env-schema), README's table checked against it; a refusal names the variable and the rule.
 import { envSchema } from 'env-schema';
 import { Type as T, type Static } from '@sinclair/typebox';
-import { ConfigError } from './config-error.js';
 
-export { ConfigError };
+/** A setting that stops start-up: the process prints the message, which names the variable, and exits 1. */
+export class ConfigError extends Error {}
 export type Config = ReturnType<typeof loadConfig>;
 export type OidcConfig = NonNullable<Config['oidc']>;
 export type TracesConfig = NonNullable<Config['traces']>;
