@@ -56,7 +56,7 @@ export function realisticMix(big: DataSet): Scenario {
       'express-peer':
         'per call, its validator and token lookup, then one SQLite statement; each write its own commit with synchronous=NORMAL',
       'plant-store+metrics':
-        'the same as plant-store, with METRICS_PORT set: per answered request a counter and a latency histogram (by operation, method and status); per store call a latency histogram; per SQLite group commit its batch size and time; the event loop sampled every 10 ms (nobody scrapes during the run)',
+        'the same as plant-store, with METRICS_PORT set: per answered request a counter and a latency histogram (by operation, method and status); per SQLite group commit its batch size and time; the event loop sampled every 10 ms (nobody scrapes during the run)',
       'plant-store': `per call, authenticates that user's token and validates the request as in the GET scenarios; then as in the single-operation scenarios: first pages from its cache of first pages unless a delete of that user dropped them, pages at cursors from SQLite, creates and deletes answered after their group commit and the sync of the WAL that follows it (off the event loop; page reads wait for it meanwhile)`,
     },
     ours: 'plant-store',

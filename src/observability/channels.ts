@@ -13,8 +13,12 @@ export interface StoreCallContext {
   operation: keyof PlantStore;
 }
 
-/** A store call settled (plugins/store.ts times them only while someone subscribes): what metrics count. */
-export interface StoreCallTime extends StoreCallContext {
+/**
+ * A PostgreSQL statement's round trip, settled (store/postgres/postgres-store.ts): what metrics time. One
+ * statement may serve several requests (the creates of a turn, the reads of one page).
+ */
+export interface QueryTime {
+  statement: string;
   outcome: 'ok' | 'error';
   seconds: number;
 }
@@ -50,8 +54,8 @@ export interface RateLimitStoreError {
 
 /** Each store call traced: its span is current while it runs (traces bind a store to `start`). */
 export const storeCalls = tracingChannel<unknown, StoreCallContext>('plant-store:store-call');
-/** Each store call timed, one message as it settles: lighter than `storeCalls` for what needs only its time. */
-export const storeCallTimes = channel('plant-store:store-call-time');
+/** Each PostgreSQL statement timed, one message as it settles. */
+export const queryTimes = channel('plant-store:postgres-query-time');
 export const commits = tracingChannel<unknown, CommitContext>('plant-store:commit');
 export const authFailures = channel('plant-store:auth-failure');
 export const rateLimited = channel('plant-store:rate-limited');

@@ -1,10 +1,11 @@
-// The store seen from outside: each call's time and outcome, SQLite's group commits, PostgreSQL's pool.
+// The database's share of the time: SQLite's group commits (with their syncs), PostgreSQL's statements and pool.
+// A SQLite read runs on the event loop, so its time is the process's (event-loop delay, CPU), not the database's.
 import { performance } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type pg from 'pg';
 import type { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Store } from '../store/plant-store.js';
-import { commits, storeCallTimes, type CommitContext, type StoreCallTime } from './channels.js';
+import { commits, queryTimes, type CommitContext, type QueryTime } from './channels.js';
 import { LATENCY_BUCKETS } from './request-metrics.js';
 
 /** When the commit began, kept on its own context object (one per commit). */
@@ -35,29 +36,32 @@ function isPostgres(store: Store): store is PostgresStore {
 
 /** Subscribes; returns what unsubscribes. */
 export function measureStore(registry: Registry, store: Store): () => void {
-  const stops = [timeStoreCalls(registry)];
-  if (store.kind === 'sqlite') stops.push(measureCommits(registry));
-  if (isPostgres(store)) stops.push(measurePool(registry, store.pool));
+  const stops = store.kind === 'sqlite' ? [measureCommits(registry)] : [];
+  if (isPostgres(store)) stops.push(timeQueries(registry), measurePool(registry, store.pool));
   return () => {
     for (const stop of stops) stop();
   };
 }
 
-function timeStoreCalls(registry: Registry): () => void {
+/**
+ * Each statement's round trip, by statement (the names of postgres-store.ts) and outcome: one statement may
+ * serve several requests, so this costs less than a request's own time and says what the database takes.
+ */
+function timeQueries(registry: Registry): () => void {
   const duration = new Histogram({
-    name: 'plant_store_store_call_duration_seconds',
-    help: 'Time of each call of a request on the store (findToken, listPlants, addPlant, deletePlant), by store, operation and outcome ("ok" or "error").',
-    labelNames: ['store', 'operation', 'outcome'],
+    name: 'plant_store_postgres_query_duration_seconds',
+    help: 'Time of each PostgreSQL statement, from sending it to its result (pool wait included), by statement and outcome ("ok" or "error").',
+    labelNames: ['statement', 'outcome'],
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
   const observe = (message: unknown) => {
-    const { store, operation, outcome, seconds } = message as StoreCallTime;
-    duration.observe({ store, operation, outcome }, seconds);
+    const { statement, outcome, seconds } = message as QueryTime;
+    duration.observe({ statement, outcome }, seconds);
   };
-  storeCallTimes.subscribe(observe);
+  queryTimes.subscribe(observe);
   return () => {
-    storeCallTimes.unsubscribe(observe);
+    queryTimes.unsubscribe(observe);
   };
 }
 

@@ -1,7 +1,7 @@
 // Decorates the app with its store and each request with its own handle on it (`request.store`); closes the store with the app.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { storeCallTimes, storeCalls } from '../observability/channels.js';
+import { storeCalls } from '../observability/channels.js';
 import { TracedStore } from '../observability/traced-store.js';
 import type { PlantStore, Store } from '../store/plant-store.js';
 
@@ -27,11 +27,8 @@ export default fp(
     app.decorateRequest('store', {
       getter(this: FastifyRequest) {
         const request = this as FastifyRequest & { [HANDLE]: PlantStore | null };
-        // Traced only while metrics or traces listen; decided per request, so subscribing later works.
-        return (request[HANDLE] ??=
-          storeCalls.hasSubscribers || storeCallTimes.hasSubscribers
-            ? new TracedStore(store.forRequest(), store.kind)
-            : store.forRequest());
+        // Traced only while traces listen; decided per request, so subscribing later works.
+        return (request[HANDLE] ??= storeCalls.hasSubscribers ? new TracedStore(store.forRequest(), store.kind) : store.forRequest());
       },
     });
     app.addHook('onClose', async () => store.close());

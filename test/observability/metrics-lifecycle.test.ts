@@ -4,7 +4,7 @@
 import { RENDER_EVERY_MS } from '../../src/observability/metrics-server.js';
 import t, { type Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { authFailures, commits, rateLimited, rateLimitStoreErrors, storeCallTimes, storeCalls } from '../../src/observability/channels.js';
+import { authFailures, commits, queryTimes, rateLimited, rateLimitStoreErrors, storeCalls } from '../../src/observability/channels.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { bearer, buildTestApp, inject, testConfig, tokenFor } from '../helpers/app.js';
 import { adminQuery } from '../helpers/postgres-database.js';
@@ -13,7 +13,7 @@ import { onlyOn } from '../helpers/store-under-test.js';
 import { until } from '../helpers/until.js';
 
 const CHANNELS = [
-  storeCallTimes,
+  queryTimes,
   storeCalls.start,
   storeCalls.end,
   storeCalls.asyncEnd,
@@ -58,7 +58,7 @@ t.test('off (no METRICS_PORT): no port, no subscription, no metrics decorator, /
   const token = await tokenFor(app, 'alice');
   t.equal((await inject(t, app, { method: 'POST', url: '/plants', headers: bearer(token), payload: { id: 1, name: 'Fern' } })).status, 200);
   t.equal((await inject(t, app, { url: '/metrics' })).status, 404);
-  t.notOk(storeCalls.hasSubscribers || storeCallTimes.hasSubscribers);
+  t.notOk(storeCalls.hasSubscribers || queryTimes.hasSubscribers);
 });
 
 t.test('on: the channels feed it until the app closes, which closes its port too', async (t) => {
@@ -66,9 +66,10 @@ t.test('on: the channels feed it until the app closes, which closes its port too
   const { app, url } = await withMetrics(t);
   t.match(url, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
   t.equal(listeners(), 2, 'the API port and the metrics port');
-  t.ok(storeCallTimes.hasSubscribers && authFailures.hasSubscribers && rateLimitStoreErrors.hasSubscribers);
-  t.notOk(storeCalls.hasSubscribers, 'store calls are timed, not traced: that is for traces');
+  t.ok(authFailures.hasSubscribers && rateLimitStoreErrors.hasSubscribers);
+  t.notOk(storeCalls.hasSubscribers, 'store calls are not traced, nor wrapped: that is for traces');
   t.equal(commits.hasSubscribers, app.store.kind === 'sqlite', 'commits are watched on SQLite only');
+  t.equal(queryTimes.hasSubscribers, app.store.kind === 'postgres', 'statements are timed on PostgreSQL only');
 
   // The Redis helper publishes here when its store fails (the limit then fails open).
   rateLimitStoreErrors.publish({ limit: 'token', error: new Error('connect ECONNREFUSED') });

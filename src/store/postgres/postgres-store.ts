@@ -1,5 +1,7 @@
 // The PostgreSQL store: plain SQL through a pool, named statements (prepared once per connection); the creates of one turn share a statement, each delete has its own.
+import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import { queryTimes, type QueryTime } from '../../observability/channels.js';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
 import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
@@ -90,12 +92,29 @@ export class PostgresStore implements Store, PlantStore {
   }
 
   async #run<Row>(name: StatementName, values: unknown[]): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
-    return this.pool.query<Row & pg.QueryResultRow>({ name: `plant-store-${name}`, text: statements[name], values });
+    return this.#timed(name, () =>
+      this.pool.query<Row & pg.QueryResultRow>({ name: `plant-store-${name}`, text: statements[name], values }),
+    );
   }
 
   /** Rows as arrays, the shape pagination/page.ts reads, whichever store they come from. */
   async #rows(name: StatementName, values: unknown[]): Promise<PlantRow[]> {
-    return (await this.pool.query<PlantRow>({ name: `plant-store-${name}`, text: statements[name], values, rowMode: 'array' })).rows;
+    const query = { name: `plant-store-${name}`, text: statements[name], values, rowMode: 'array' } as const;
+    return (await this.#timed(name, () => this.pool.query<PlantRow>(query))).rows;
+  }
+
+  /** Timed while metrics listen: the database's share of a request's time, told apart from the process's. */
+  async #timed<T>(statement: StatementName, query: () => Promise<T>): Promise<T> {
+    if (!queryTimes.hasSubscribers) return query();
+    const started = performance.now();
+    let outcome: QueryTime['outcome'] = 'error';
+    try {
+      const result = await query();
+      outcome = 'ok';
+      return result;
+    } finally {
+      queryTimes.publish({ statement, outcome, seconds: (performance.now() - started) / 1000 } satisfies QueryTime);
+    }
   }
 
   /** Every request shares the pool: nothing is kept between reads, so there is nothing to check once per request. */
