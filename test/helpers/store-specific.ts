@@ -8,6 +8,7 @@ export const storeSpecificTests = [
   'test/hostile/hostile-input.test.ts',
   'test/model/plant-store-model.test.ts',
   'test/model/two-instances.test.ts',
+  'test/observability/channels.test.ts',
   'test/observability/metrics-lifecycle.test.ts',
   'test/observability/metrics.test.ts',
   'test/observability/traces.test.ts',

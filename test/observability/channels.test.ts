@@ -14,6 +14,7 @@ import {
 } from '../../src/observability/channels.js';
 import { TracedStore } from '../../src/observability/traced-store.js';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
+import { onlyOn } from '../helpers/store-under-test.js';
 
 /** Every message of a plain channel while the test runs. */
 function listen(t: Test, name: string): unknown[] {
@@ -76,7 +77,7 @@ t.test('a failed store call is published as an error', async (t) => {
 
 t.test(
   'PostgreSQL statements: one message per statement as it settles, with its outcome and time, only while subscribed',
-  { skip: process.env.PLANT_STORE_TEST_STORE !== 'postgres' && 'the PostgreSQL store only (a SQLite read runs on the event loop)' },
+  onlyOn('postgres'), // a SQLite read runs on the event loop: its time is the process's
   async (t) => {
     const app = await buildTestApp(t);
     const token = await tokenFor(app, 'alice');
@@ -115,7 +116,7 @@ t.test(
 
 t.test(
   'SQLite commits: one per batch, with its size',
-  { skip: process.env.PLANT_STORE_TEST_STORE === 'postgres' && 'group commit is SQLite only' },
+  onlyOn('sqlite'), // group commit is SQLite's
   async (t) => {
     const app = await buildTestApp(t);
     const token = await tokenFor(app, 'alice');
