@@ -9,6 +9,7 @@ export const storeSpecificTests = [
   'test/model/plant-store-model.test.ts',
   'test/model/two-instances.test.ts',
   'test/observability/channels.test.ts',
+  'test/observability/metrics-docs.test.ts',
   'test/observability/metrics-lifecycle.test.ts',
   'test/observability/metrics.test.ts',
   'test/observability/traces.test.ts',

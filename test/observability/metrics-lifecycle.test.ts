@@ -67,7 +67,7 @@ t.test('on: the channels feed it until the app closes, which closes its port too
   t.match(url, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
   t.equal(listeners(), 2, 'the API port and the metrics port');
   t.ok(authFailures.hasSubscribers && rateLimitStoreErrors.hasSubscribers);
-  t.notOk(storeCalls.hasSubscribers, 'store calls are not traced, nor wrapped: that is for traces');
+  t.notOk(storeCalls.hasSubscribers, 'store calls are not traced: that is for traces');
   t.equal(commits.hasSubscribers, app.store.kind === 'sqlite', 'commits are watched on SQLite only');
   t.equal(queryTimes.hasSubscribers, app.store.kind === 'postgres', 'statements are timed on PostgreSQL only');
 

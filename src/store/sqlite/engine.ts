@@ -24,7 +24,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseBusy, retryLater } from '../../errors.js';
-import { commits } from '../../observability/channels.js';
+import { commits, storeCalls } from '../../observability/channels.js';
 import type { SqliteDatabase } from './database.js';
 import { StorageHealth, type StoreLog } from '../sqlite-health/storage-health.js';
 
@@ -133,7 +133,7 @@ export class Engine {
   /** Runs `run` in the next round's write transaction; settles once that transaction is on disk. */
   write<T>(run: () => T): Promise<T> {
     const deadline = performance.now() + this.#lockTimeoutMs;
-    const queuedIn = commits.hasSubscribers ? new AsyncResource('plant-store:queued-write') : undefined;
+    const queuedIn = storeCalls.hasSubscribers ? new AsyncResource('plant-store:queued-write') : undefined; // for traces only
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ kind: 'write', run, resolve: resolve as (value: unknown) => void, reject, deadline, queuedIn });
       this.#schedule();
