@@ -5,6 +5,10 @@ import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { START_GRACE_MS } from '../../src/plugins/load-shedding.js';
 import { bearer, fetchChecked, testConfig, tokenFor } from '../helpers/app.js';
+import { until } from '../helpers/until.js';
+
+/** How long a wait may last before it fails with its reason, instead of hanging until tap's timeout. */
+const WAIT_MS = 20_000;
 
 /** Blocks the event loop for `ms`. */
 function block(ms: number): void {
@@ -18,15 +22,6 @@ function busyLoop(): () => void {
   return () => clearInterval(timer);
 }
 
-/** Waits for `condition`, failing with `what` after 20 s instead of hanging until tap's timeout. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = performance.now() + 20_000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`still waiting after 20 s for: ${what}`);
-    await sleep(20);
-  }
-}
-
 t.test('past SHED_EVENT_LOOP_DELAY_MS requests are shed with 503 until the loop is free again', async (t) => {
   const logs: Array<{ level: number; msg: string; reqId?: string; pressure?: string }> = [];
   const config = { ...(await testConfig(t)), logLevel: 'warn', shed: { eventLoopDelayMs: 200, heapUsedBytes: 0 } };
@@ -38,10 +33,10 @@ t.test('past SHED_EVENT_LOOP_DELAY_MS requests are shed with 503 until the loop 
   t.equal((await fetchChecked(t, base, '/plants', auth)).status, 200, 'served before');
   await sleep(START_GRACE_MS); // past the start-up's grace (next test)
   // On a busy machine (CI's other tests) the loop may lag past 200 ms of its own: start from a free loop.
-  await until(() => !app.isUnderPressure(), 'a free loop before the test');
+  await until(() => !app.isUnderPressure(), WAIT_MS, 'a free loop before the test');
 
   const stop = busyLoop();
-  await until(() => app.isUnderPressure(), 'the busy loop measured as pressure');
+  await until(() => app.isUnderPressure(), WAIT_MS, 'the busy loop measured as pressure');
   const shed = await fetchChecked(t, base, '/plants', auth);
   t.equal(shed.status, 503, 'shed');
   t.equal(shed.headers['retry-after'], '2');
@@ -57,7 +52,7 @@ t.test('past SHED_EVENT_LOOP_DELAY_MS requests are shed with 503 until the loop 
   t.match(warning, { level: 40, pressure: 'eventLoopDelay', reqId: shed.headers['x-request-id'] }, 'a warning with the request id');
 
   stop();
-  await until(() => !app.isUnderPressure(), 'the freed loop measured as no pressure');
+  await until(() => !app.isUnderPressure(), WAIT_MS, 'the freed loop measured as no pressure');
   t.equal((await fetchChecked(t, base, '/plants', auth)).status, 200, 'served again');
   t.equal((await fetchChecked(t, base, '/readyz')).status, 200);
 });
@@ -70,7 +65,7 @@ t.test('in its first START_GRACE_MS of listening the service sheds nothing, then
   const app = await buildApp(config);
   t.teardown(() => app.close());
   const auth = { headers: bearer(await tokenFor(app, 'alice')) };
-  await until(() => app.isUnderPressure(), 'the first measure of the heap');
+  await until(() => app.isUnderPressure(), WAIT_MS, 'the first measure of the heap');
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   t.equal((await fetchChecked(t, base, '/plants', auth)).status, 200, 'the first request is served');
   t.equal((await fetchChecked(t, base, '/readyz')).status, 200, 'and /readyz says ready');
