@@ -1,16 +1,18 @@
 // The listing representation of a page (application/vnd.plant-store.listing+json): `{id, name, tag}` items, ids as exact digits.
-import type { PlantRow } from './page.js';
+import type { components } from '../../generated/types.js';
+
+type Plant = components['schemas']['Plant'];
 
 /**
- * The JSON text of the first `count` rows as PlantListing items. Names and tags are written by
- * JSON.stringify, as in the page's application/json text, so both say the same plants in the same
- * bytes; the id goes in as the bigint's own digits, which JSON.stringify cannot write.
+ * The JSON text of the plants as PlantListing items, each with the id at the same place. Names and
+ * tags are written by JSON.stringify, as in the page's application/json text, so both say the same
+ * plants in the same bytes; the id goes in as the bigint's own digits, which JSON.stringify cannot write.
  */
-export function listingJson(rows: readonly PlantRow[], count: number): string {
+export function listingJson(ids: readonly bigint[], plants: readonly Plant[]): string {
   let text = '[';
-  for (let i = 0; i < count; i++) {
-    const [id, name, tag] = rows[i]!;
-    text += `${i === 0 ? '' : ','}{"id":${id},"name":${JSON.stringify(name)}${tag === null ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
+  for (let i = 0; i < plants.length; i++) {
+    const { name, tag } = plants[i]!;
+    text += `${i === 0 ? '' : ','}{"id":${ids[i]},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
   }
   return `${text}]`;
 }
