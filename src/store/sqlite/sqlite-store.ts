@@ -22,10 +22,14 @@ function prepare(db: SqliteDatabase) {
     insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
     findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?').raw(),
     delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
-    // `LIMIT ? + 0`, not `LIMIT ?`: SQLite's planner reads a bare LIMIT parameter, so binding it
-    // expires the statement and every execution is prepared again (4 us of a 20-row page).
-    firstPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = ? ORDER BY id LIMIT ? + 0').raw().safeIntegers(),
-    nextPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = ? AND id > ? ORDER BY id LIMIT ? + 0').raw().safeIntegers(),
+    // `owner = CAST(? AS TEXT)` and `LIMIT ? + 0`, not bare `?`s: with ORDER BY, SQLite's planner looks
+    // at a bare owner or LIMIT parameter's value, so binding one expires the statement and every
+    // execution is prepared again (about 10 and 4 us of a 20-row page; bench/findings.md, row cost).
+    firstPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT) ORDER BY id LIMIT ? + 0').raw().safeIntegers(),
+    nextPage: db
+      .prepare('SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT) AND id > ? ORDER BY id LIMIT ? + 0')
+      .raw()
+      .safeIntegers(),
     findToken: db.prepare('SELECT id, user, expires_at FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
     addToken: db.prepare(`INSERT INTO tokens (user, hash, created_at, expires_at) VALUES (?, ?, ${now}, ?)`),
     listTokens: db.prepare(
