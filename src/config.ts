@@ -11,7 +11,7 @@ export type TracesConfig = NonNullable<Config['traces']>;
 // Each rule's description completes "NAME must be ...", the message of a refusal.
 const int = (minimum: number, maximum: number, fallback?: number) =>
   T.Integer({ minimum, maximum, default: fallback, description: `a whole number from ${minimum} to ${maximum}` });
-const oneOf = (values: string[], fallback?: string, description = `one of ${values.join(', ')}`) =>
+const oneOf = (values: string[], fallback: string, description = `one of ${values.join(', ')}`) =>
   T.String({ enum: values, default: fallback, description });
 const onOff = (fallback: string) => oneOf(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], fallback, 'on or off (true/false, 1/0)');
 const rule = (pattern: string, description: string, fallback?: string) => T.String({ pattern, description, default: fallback });
@@ -54,9 +54,8 @@ export const configSchema = T.Object({
   OIDC_DOCS_CLIENT_ID: T.Optional(T.String()),
   OTEL_EXPORTER_OTLP_ENDPOINT: T.Optional(T.String()),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: T.Optional(T.String()),
-  // OTLP over gRPC would need another exporter and its native dependencies; collectors accept both HTTP encodings.
-  OTEL_EXPORTER_OTLP_PROTOCOL: oneOf(['http/protobuf', 'http/json'], 'http/protobuf'),
-  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: T.Optional(oneOf(['http/protobuf', 'http/json'])),
+  OTEL_EXPORTER_OTLP_PROTOCOL: T.Optional(T.String()),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: T.Optional(T.String()),
   OTEL_SDK_DISABLED: T.Optional(T.String()),
 });
 type Camel<S extends string> = S extends `${infer H}_${infer R}` ? `${Lowercase<H>}${Capitalize<Camel<R>>}` : Lowercase<S>;
@@ -134,5 +133,10 @@ function traces(env: Static<typeof configSchema>) {
     throw new ConfigError(
       `OTEL_EXPORTER_OTLP_${specific ? 'TRACES_' : ''}ENDPOINT must be an http:// or https:// URL, such as http://localhost:4318`,
     );
-  return { url, protocol: env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL };
+  // OTLP over gRPC would need another exporter and its native dependencies; collectors accept both HTTP encodings.
+  const protocolName = `OTEL_EXPORTER_OTLP_${env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'TRACES_' : ''}PROTOCOL` as const;
+  const protocol = env[protocolName] ?? 'http/protobuf';
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json')
+    throw new ConfigError(`${protocolName} must be one of http/protobuf, http/json, not "${protocol}"`);
+  return { url, protocol };
 }
