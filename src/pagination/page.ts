@@ -43,10 +43,10 @@ export class PlantPage {
   constructor(rows: readonly PlantRow[], limit: number) {
     const count = Math.min(rows.length, limit);
     const plants: Plant[] = [];
-    const ids: bigint[] = [];
+    const ids = new Array<bigint>(count); // sized once: its slots are what BYTES_PER_ROW counts
     for (let i = 0; i < count; i++) {
       const [id, name, tag] = rows[i]!;
-      ids.push(id);
+      ids[i] = id;
       plants.push(tag === null ? { name } : { name, tag });
     }
     this.json = JSON.stringify(plants);
