@@ -22,9 +22,9 @@ function prepare(db: SqliteDatabase) {
     insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
     findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?').raw(),
     delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
-    // `owner = CAST(? AS TEXT)` and `LIMIT ? + 0`, not bare `?`s: with ORDER BY, SQLite's planner looks
-    // at a bare owner or LIMIT parameter's value, so binding one expires the statement and every
-    // execution is prepared again (about 10 and 4 us of a 20-row page; bench/findings.md, row cost).
+    // `owner = CAST(? AS TEXT)` and `LIMIT ? + 0`, not bare `?`s: with ORDER BY, a bare owner or LIMIT
+    // parameter cost every execution about 10 and 4 us more (same plan and bytecode; a 20-row page is
+    // about 20 us), apparently SQLite planning again for the bound value (bench/findings.md, row cost).
     firstPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT) ORDER BY id LIMIT ? + 0').raw().safeIntegers(),
     nextPage: db
       .prepare('SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT) AND id > ? ORDER BY id LIMIT ? + 0')
