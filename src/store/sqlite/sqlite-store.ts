@@ -18,18 +18,15 @@ type TokenRow = [id: number, user: string, expiresAt: string | null];
 
 function prepare(db: SqliteDatabase) {
   const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
+  const plantRows = (sql: string) => db.prepare(sql).raw().safeIntegers(); // ids are int64: exact as bigint
   return {
     insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
     findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?').raw(),
     delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
-    // `owner = CAST(? AS TEXT)` and `LIMIT ? + 0`, not bare `?`s: with ORDER BY, a bare owner or LIMIT
-    // parameter cost every execution about 10 and 4 us more (same plan and bytecode; a 20-row page is
-    // about 20 us), apparently SQLite planning again for the bound value (bench/findings.md, row cost).
-    firstPage: db.prepare('SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT) ORDER BY id LIMIT ? + 0').raw().safeIntegers(),
-    nextPage: db
-      .prepare('SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT) AND id > ? ORDER BY id LIMIT ? + 0')
-      .raw()
-      .safeIntegers(),
+    // `owner = CAST(? AS TEXT)` and `LIMIT ? + 0`, not bare `?`s: with ORDER BY, a bare owner or LIMIT parameter cost each
+    // execution about 10 and 4 us more, with the same plan and bytecode (a 20-row page is about 20 us; bench/findings.md, row cost).
+    firstPage: plantRows('SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT) ORDER BY id LIMIT ? + 0'),
+    nextPage: plantRows('SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT) AND id > ? ORDER BY id LIMIT ? + 0'),
     findToken: db.prepare('SELECT id, user, expires_at FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
     addToken: db.prepare(`INSERT INTO tokens (user, hash, created_at, expires_at) VALUES (?, ?, ${now}, ?)`),
     listTokens: db.prepare(
