@@ -23,6 +23,9 @@ export function realisticMix(big: DataSet): Scenario {
     { id: 'plant-store', kind: 'plant-store', data: big, users: MIX_USERS },
     // The same server with METRICS_PORT set (issue 19): what metrics cost on the hot path.
     { id: 'plant-store+metrics', kind: 'plant-store', data: big, users: MIX_USERS, metrics: true },
+    // The same server again (an A/A measurement): its ratio to plant-store is what this run's noise alone
+    // gives, beside which a target such as the metrics one (0.95) can be read.
+    { id: 'plant-store-twin', kind: 'plant-store', data: big, users: MIX_USERS },
   ];
   const cursors = randomCursors(1000, 20, 14);
   const weights = zipfWeights(MIX_USERS.length, MIX_ZIPF_EXPONENT);
@@ -55,6 +58,8 @@ export function realisticMix(big: DataSet): Scenario {
       ceiling: `answers each call with a constant of the right shape and status: GET (first page or cursor) as in the GET scenario, POST a constant plant after Fastify parsed the JSON body, DELETE 204; no auth, validation, database or disk`,
       'express-peer':
         'per call, its validator and token lookup, then one SQLite statement; each write its own commit with synchronous=NORMAL',
+      'plant-store-twin':
+        'the same server as plant-store, started the same way: its ratio to plant-store is the noise of this run alone (an A/A measurement, no target)',
       'plant-store+metrics':
         'the same as plant-store, with METRICS_PORT set: per answered request a counter and a latency histogram (by operation, method and status); per SQLite group commit its batch size and time; the event loop sampled every 10 ms (nobody scrapes during the run)',
       'plant-store': `per call, authenticates that user's token and validates the request as in the GET scenarios; then as in the single-operation scenarios: first pages from its cache of first pages unless a delete of that user dropped them, pages at cursors from SQLite, creates and deletes answered after their group commit and the sync of the WAL that follows it (off the event loop; page reads wait for it meanwhile)`,

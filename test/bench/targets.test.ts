@@ -49,6 +49,13 @@ t.test('issue 19: metrics cost at most 5% of the realistic mix, measured side by
   t.equal(metrics, true, 'METRICS_PORT set');
   t.same(withMetrics, plain, 'otherwise the same server on the same data');
   t.notOk(plain.metrics, 'plain plant-store has no metrics');
+  const { id: _twinId, ...twin } = servers['plant-store-twin']!;
+  t.same(twin, plain, "the mix's A/A twin is plant-store again, so its ratio is the run's noise alone");
+  t.same(
+    mix.targets.filter((target) => target.kind === 'ratio' && (target.of === 'plant-store-twin' || target.to === 'plant-store-twin')),
+    [],
+    'the twin has no target of its own',
+  );
 });
 
 t.test('the references do comparable work, and say what it is', async (t) => {
@@ -80,16 +87,16 @@ t.test('the realistic mix: 40 users or more, each with a token, and the shares o
 });
 
 t.test('verdicts come from the median of per-round ratios', async (t) => {
-  const mix = byId('realistic-mix'); // contestants: ceiling, express-peer, plant-store, plant-store+metrics
+  const mix = byId('realistic-mix'); // contestants: ceiling, express-peer, plant-store, plant-store+metrics, plant-store-twin
   // Per-round ratios plant-store / ceiling: 0.40, 0.52, 0.55, 0.70: median 0.535.
   // plant-store+metrics / plant-store: 0.95, 0.9615, 0.9455, 0.9714: median 0.956, met.
   const met = summarize(
     mix,
     rounds(mix, [
-      [100, 10, 40, 38],
-      [100, 10, 52, 50],
-      [100, 10, 55, 52],
-      [100, 10, 70, 68],
+      [100, 10, 40, 38, 41],
+      [100, 10, 52, 50, 41],
+      [100, 10, 55, 52, 41],
+      [100, 10, 70, 68, 41],
     ]),
   );
   t.equal(Number(met.ratios.find((r) => r.to === 'ceiling')!.median.toFixed(6)), 0.535);
@@ -105,10 +112,10 @@ t.test('verdicts come from the median of per-round ratios', async (t) => {
   const notMet = summarize(
     mix,
     rounds(mix, [
-      [100, 10, 45, 42],
-      [100, 10, 49, 46],
-      [100, 10, 50, 48],
-      [100, 10, 90, 89],
+      [100, 10, 45, 42, 41],
+      [100, 10, 49, 46, 41],
+      [100, 10, 50, 48, 41],
+      [100, 10, 90, 89, 41],
     ]),
   );
   t.same(
