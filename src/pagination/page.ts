@@ -10,11 +10,13 @@ export type PlantRow = [id: bigint, name: string, tag: string | null];
 
 /**
  * What a cache may hold for a page, two bytes a character: its JSON text and, once asked for, its
- * listing (the text again plus `"id":<20 digits>,` a plant), and its ids (a bigint and a slot each).
- * Fixed when the page is cut, so a cache's sum stays exact.
+ * listing (the text again plus `"id":<20 digits>,` a plant), and its ids (a bigint and a slot each);
+ * plus, roughly, the page object itself and its cache entry. Fixed when the page is cut, so a cache's
+ * sum stays exact.
  */
 const TEXT_COPIES = 2;
 const BYTES_PER_ROW = 32 + 2 * 26;
+const PAGE_OVERHEAD = 120;
 
 /**
  * One page of plants in both of GET /plants's representations. Both are cut from the same rows at
@@ -29,8 +31,10 @@ export class PlantPage {
   readonly json: string;
   /** When more plants follow: the id of this page's last plant... */
   readonly lastId?: bigint;
-  /** ...and the cursor of the next page, which starts after it. */
+  /** ...and the cursor of the next page, which starts after it... */
   readonly cursor?: string;
+  /** ...whose first plant has this id: deleting a plant after that one leaves this page as it is. */
+  readonly nextId?: bigint;
   /**
    * Only the ids are kept for the listing, not the rows: a page outlives its request in the promise
    * that carried it, which the young-generation GC counts as alive until the next full GC, and then
@@ -54,6 +58,7 @@ export class PlantPage {
     if (rows.length > limit) {
       this.lastId = rows[limit - 1]![0];
       this.cursor = encodeCursor(this.lastId);
+      this.nextId = rows[limit]![0];
     }
   }
 
@@ -68,7 +73,7 @@ export class PlantPage {
 
   /** Roughly what the page may take in memory, for a cache's budget. */
   get bytes(): number {
-    return this.json.length * 2 * TEXT_COPIES + this.#ids.length * BYTES_PER_ROW;
+    return PAGE_OVERHEAD + this.json.length * 2 * TEXT_COPIES + this.#ids.length * BYTES_PER_ROW;
   }
 }
 

@@ -9,8 +9,6 @@ import { Engine, type EngineOptions } from './engine.js';
 
 /** Enough for the first pages of thousands of users, small next to the process. */
 const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
-/** Roughly what a cached page costs beyond its own bytes (pagination/page.ts counts those). */
-const PAGE_OVERHEAD_BYTES = 120;
 /** Active tokens remembered; past this many the memory is simply cleared. */
 const TOKEN_CACHE_ENTRIES = 10_000;
 
@@ -46,14 +44,10 @@ export class SqliteStore implements Store {
   readonly #sql: ReturnType<typeof prepare>;
   readonly #engine: Engine;
   readonly #uses: TokenUses;
-  /**
-   * First pages, per owner and then page size, within a budget of bytes (owners used least recently
-   * go first). This store's writes drop the pages they change, inside the write. A changed entry is
-   * set again, so that its size is counted again.
-   */
+  /** First pages, per owner and then page size, within a budget of bytes (owners used least recently go first). */
   readonly #pages = new LRUCache<string, ReadonlyMap<number, PlantPage>>({
     maxSize: PAGE_CACHE_BYTES,
-    sizeCalculation: (pages) => [...pages.values()].reduce((sum, page) => sum + page.bytes + PAGE_OVERHEAD_BYTES, 0),
+    sizeCalculation: (pages) => [...pages.values()].reduce((sum, page) => sum + page.bytes, 0),
   });
   /**
    * Owners of active tokens by hash, with when each expires (ms since the epoch; Infinity: never); unknown and
@@ -81,9 +75,8 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * A request's handle. A first page may come from the cache, which is as fresh as the engine's last
-   * look: at once when this request's handle has already looked (that look came after the request
-   * arrived), else in the next round, after its look.
+   * A request's handle. A first page may come from the cache, which is as fresh as the engine's last look: at once
+   * when this request's handle has already looked (that look came after the request arrived), else in the next round.
    */
   forRequest(): PlantStore {
     let looked = false;
@@ -105,11 +98,7 @@ export class SqliteStore implements Store {
         const tag = plant.tag ?? null;
         return this.#engine.write(() => {
           if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
-            // A full first page keeps its plants and cursor when the new id sorts after its last one.
-            const pages = [...(this.#pages.peek(owner) ?? [])];
-            const kept = pages.filter(([, page]) => page.lastId !== undefined && plant.id > page.lastId);
-            if (kept.length > 0) this.#pages.set(owner, new Map(kept));
-            else this.#pages.delete(owner);
+            this.#keepPagesBefore(owner, plant.id);
             return 'created';
           }
           const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
@@ -118,10 +107,21 @@ export class SqliteStore implements Store {
       },
       deletePlant: (owner, id) =>
         this.#engine.write(() => {
-          this.#pages.delete(owner);
+          this.#keepPagesBefore(owner, id, id);
           return this.#sql.delete.run(owner, id).changes === 1;
         }),
     };
+  }
+
+  /**
+   * Inside a write at `id`: the owner's first pages it cannot change stay (full, ending before `id`, the plant
+   * after them kept), in a new entry, so that the cache counts its size again; the others go.
+   */
+  #keepPagesBefore(owner: string, id: bigint, deleting?: bigint): void {
+    const unchanged = (page: PlantPage) => page.lastId !== undefined && page.lastId < id && page.nextId !== deleting;
+    const kept = [...(this.#pages.peek(owner) ?? [])].filter(([, page]) => unchanged(page));
+    if (kept.length > 0) this.#pages.set(owner, new Map(kept));
+    else this.#pages.delete(owner);
   }
 
   #readPage(owner: string, after: bigint | undefined, limit: number): PlantPage {

@@ -119,7 +119,7 @@ t.test('ids are exact across the whole int64 range, in signed order', onlyOn('po
   const page = await store.listPlants('alice', INT64_MIN, 2);
   t.same(
     page,
-    { json: JSON.stringify([{ name: String(INT64_MIN + 1n) }, { name: '-1' }]), lastId: -1n, cursor: encodeCursor(-1n) },
+    { json: JSON.stringify([{ name: String(INT64_MIN + 1n) }, { name: '-1' }]), lastId: -1n, cursor: encodeCursor(-1n), nextId: 0n },
     'the cursor id comes back as an exact bigint',
   );
   t.equal(typeof page.lastId, 'bigint');
@@ -195,7 +195,7 @@ t.test('requests for one page in one turn share a query; other pages and owners 
     store.listPlants('bob', undefined, 2),
   ]);
   t.equal(reads.sent, 4, 'one query for the ten, one for each other page');
-  t.same(pages[0], { json: '[{"name":"a1"},{"name":"a2"}]', lastId: 2n, cursor: encodeCursor(2n) });
+  t.same(pages[0], { json: '[{"name":"a1"},{"name":"a2"}]', lastId: 2n, cursor: encodeCursor(2n), nextId: 3n });
   t.ok(
     pages.slice(0, 10).every((page) => page === pages[0]),
     'the ten share one page',

@@ -181,6 +181,23 @@ t.test('creating a plant after a full first page keeps that page; anything that 
   t.not(await firstPage('alice', 2), two, 'a page the new id lands on is dropped');
 });
 
+t.test('deleting a plant after a full first page keeps that page unless it deletes the plant right after it', async (t) => {
+  const { writer, firstPage, path } = openStore(t);
+  for (let id = 1n; id <= 4n; id++) await writer.addPlant('alice', { id: id * 10n, name: `p${id}` });
+  const two = await firstPage('alice', 2); // [10, 20], next 30
+  t.equal(two.nextId, 30n);
+  t.equal(await writer.deletePlant('alice', 40n), true);
+  t.equal(await firstPage('alice', 2), two, 'a delete past the plant after the page keeps it');
+  t.equal(await writer.deletePlant('alice', 15n), false);
+  t.not(await firstPage('alice', 2), two, 'a delete (even of nothing) among the plants it holds drops it');
+  const again = await firstPage('alice', 2);
+  t.equal(await writer.deletePlant('alice', 30n), true);
+  const last = await firstPage('alice', 2);
+  t.not(last, again, 'a delete of the plant after the page drops it');
+  t.equal(last.lastId, undefined, 'and the page read again has no next page: nothing follows it any more');
+  t.equal(last.json, plainPage(path, 'alice', undefined, 2).json);
+});
+
 t.test('cached first pages always equal the database, over random writes from here and elsewhere', async (t) => {
   const { store, writer, path } = openStore(t);
   const other = new Database(path);

@@ -143,5 +143,10 @@ t.test('pages continue after the last id of the previous page', async (t) => {
   t.equal(await store.forRequest().addPlant('alice', { id: 2n, name: 'b' }), 'created');
   t.same(JSON.parse((await store.forRequest().listPlants('alice', undefined, 10)).json), [{ name: 'a' }, { name: 'b' }]);
   t.same(JSON.parse((await store.forRequest().listPlants('alice', 1n, 10)).json), [{ name: 'b' }]);
-  t.same(await store.forRequest().listPlants('alice', undefined, 1), { json: '[{"name":"a"}]', lastId: 1n, cursor: encodeCursor(1n) });
+  t.same(await store.forRequest().listPlants('alice', undefined, 1), {
+    json: '[{"name":"a"}]',
+    lastId: 1n,
+    cursor: encodeCursor(1n),
+    nextId: 2n,
+  });
 });
