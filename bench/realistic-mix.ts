@@ -62,7 +62,7 @@ export function realisticMix(big: DataSet): Scenario {
         'the same server as plant-store, started the same way: its ratio to plant-store is the noise of this run alone (an A/A measurement, no target)',
       'plant-store+metrics':
         'the same as plant-store, with METRICS_PORT set: per answered request a counter and a latency histogram (by operation, method and status); per SQLite group commit its batch size and time; the event loop sampled every 10 ms (nobody scrapes during the run)',
-      'plant-store': `per call, authenticates that user's token and validates the request as in the GET scenarios; then as in the single-operation scenarios: first pages from its cache of first pages (a write keeps the pages it cannot change), pages at cursors from SQLite, creates and deletes answered after their group commit and the sync of the WAL that follows it (off the event loop; page reads wait for it meanwhile)`,
+      'plant-store': `per call, authenticates that user's token and validates the request as in the GET scenarios; then as in the single-operation scenarios: first pages from its cache of first pages (a write keeps the pages it cannot change), pages at cursors from SQLite, creates and deletes answered after their group commit and the sync of the WAL that follows it (off the event loop; meanwhile tokens and first pages come from the caches, and other reads wait for it)`,
     },
     ours: 'plant-store',
     targets: [

@@ -5,7 +5,7 @@ import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../paginat
 import type { PlantStore, Store, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses } from '../token-uses.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
-import { Engine, type EngineOptions } from './engine.js';
+import { AFTER_SYNC, Engine, type EngineOptions } from './engine.js';
 
 /** Enough for the first pages of thousands of users, small next to the process. */
 const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
@@ -80,19 +80,27 @@ export class SqliteStore implements Store {
    */
   forRequest(): PlantStore {
     let looked = false;
-    const read = <T>(run: () => T, rows?: number) =>
-      this.#engine.read(() => {
-        looked = true;
-        return run();
-      }, rows);
+    // A request's reads may run during a sync (engine.ts): they answer from the caches then, or AFTER_SYNC.
+    const read = <T>(run: (syncing: boolean) => T | typeof AFTER_SYNC, rows?: number) =>
+      this.#engine.read(
+        (syncing) => {
+          looked = true;
+          return run(syncing);
+        },
+        rows,
+        true,
+      );
     const cached = (owner: string, after: bigint | undefined, limit: number) =>
       after === undefined ? this.#pages.get(owner)?.get(limit) : undefined;
     return {
-      findToken: (hash) => read(() => this.#findToken(hash)),
+      findToken: (hash) => read((syncing) => this.#findToken(hash, syncing)),
       listPlants: (owner, after, limit) => {
         const page = looked ? cached(owner, after, limit) : undefined;
         if (page !== undefined) return Promise.resolve(page);
-        return read(() => cached(owner, after, limit) ?? this.#readPage(owner, after, limit), rowsToRead(limit));
+        return read(
+          (syncing) => cached(owner, after, limit) ?? (syncing ? AFTER_SYNC : this.#readPage(owner, after, limit)),
+          rowsToRead(limit),
+        );
       },
       addPlant: (owner, plant) => {
         const tag = plant.tag ?? null;
@@ -178,9 +186,10 @@ export class SqliteStore implements Store {
   }
 
   /** Expiry is checked at every lookup, cached or not, against this process's clock (SQLite's own). */
-  #findToken(hash: TokenHash): TokenOwner | undefined {
+  #findToken(hash: TokenHash, syncing = false): TokenOwner | undefined | typeof AFTER_SYNC {
     let known = this.#tokens.get(hash);
     if (known === undefined) {
+      if (syncing) return AFTER_SYNC;
       const row = this.#sql.findToken.get(Buffer.from(hash, 'base64')) as TokenRow | undefined;
       if (row === undefined) return undefined;
       if (this.#tokens.size >= TOKEN_CACHE_ENTRIES) this.#tokens.clear();

@@ -6,6 +6,7 @@ import { fdatasync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
+import { hashToken } from '../../../src/auth/tokens.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { SyncFile } from '../../../src/store/sqlite/engine.js';
 import { countCommits } from './commits.js';
@@ -127,6 +128,40 @@ t.test('reads waiting for a sync go before the writes waiting with them', async 
   t.notOk(write.settled, 'the second write waits for its own sync');
   await release();
   await until(() => write.settled, 5000, 'the second write answered');
+});
+
+t.test('during a sync a known token and the first pages the commit left alone are answered; what it changed waits', async (t) => {
+  const { store, writer, release } = openStore(t);
+  const created = Promise.all([store.addToken('alice', hashToken('pst_known')), store.addToken('bob', hashToken('pst_unread'))]);
+  const [[knownId]] = await Promise.all([created, writer.addPlant('alice', plant(10n)), release()]);
+  const warm = store.forRequest();
+  t.same(await warm.findToken(hashToken('pst_known')), { tokenId: knownId, user: 'alice' });
+  const page = await warm.listPlants('alice', undefined, 20); // both cached now
+
+  const write = watch(writer.addPlant('bob', plant(1n))); // another owner: alice's page stays
+  await turns();
+  const request = store.forRequest();
+  const owner = watch(request.findToken(hashToken('pst_known')));
+  const unread = watch(store.forRequest().findToken(hashToken('pst_unread')));
+  const atCursor = watch(store.forRequest().listPlants('alice', 1n, 20));
+  await until(() => owner.settled, 5000, 'the known token checked during the sync');
+  t.same(owner.value, { tokenId: knownId, user: 'alice' });
+  t.equal(await request.listPlants('alice', undefined, 20), page, 'the cached first page answered during the sync');
+  t.equal(await store.forRequest().listPlants('alice', undefined, 20), page, 'also as the first read of a request');
+  await turns();
+  t.notOk(write.settled || unread.settled || atCursor.settled, 'the write, a token never read and a page to read wait');
+  await release();
+  await until(() => write.settled && unread.settled && atCursor.settled, 5000, 'answered after the sync');
+  t.same(unread.value, { tokenId: knownId + 1, user: 'bob' });
+
+  const revoke = watch(store.revokeToken(knownId));
+  await turns();
+  const afterRevoke = watch(store.forRequest().findToken(hashToken('pst_known')));
+  await turns();
+  t.notOk(revoke.settled || afterRevoke.settled, 'a token whose revocation is being synced is not checked from the cache');
+  await release();
+  await until(() => afterRevoke.settled, 5000, 'checked after the sync');
+  t.equal(afterRevoke.value, undefined, 'and refused');
 });
 
 t.test('a failed sync stops the store: its writes and everything after are refused, and it is not ready', async (t) => {
