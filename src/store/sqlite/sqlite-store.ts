@@ -12,8 +12,6 @@ const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 /** Active tokens remembered; past this many the memory is simply cleared. */
 const TOKEN_CACHE_ENTRIES = 10_000;
 
-type TokenRow = [id: number, user: string, expiresAt: string | null];
-
 function prepare(db: SqliteDatabase) {
   const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
   const plantRows = (sql: string) => db.prepare(sql).raw().safeIntegers(); // ids are int64: exact as bigint
@@ -55,6 +53,28 @@ export class SqliteStore implements Store {
    */
   readonly #tokens = new Map<TokenHash, { owner: TokenOwner; expiresAt: number }>();
   #closing: Promise<void> | undefined;
+  /** One handle for every request: its reads run in the engine's rounds, whose look comes after they arrive (engine.ts). */
+  readonly #handle: PlantStore = {
+    findToken: (hash) => this.#engine.read((syncing) => this.#findToken(hash, syncing), 1, true),
+    listPlants: (owner, after, limit) =>
+      this.#engine.read((syncing) => this.#readPage(owner, after, limit, syncing), rowsToRead(limit), true),
+    addPlant: (owner, plant) => {
+      const tag = plant.tag ?? null;
+      return this.#engine.write(() => {
+        if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
+          this.#keepPagesBefore(owner, plant.id);
+          return 'created';
+        }
+        const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
+        return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
+      });
+    },
+    deletePlant: (owner, id) =>
+      this.#engine.write(() => {
+        this.#keepPagesBefore(owner, id, id);
+        return this.#sql.delete.run(owner, id).changes === 1;
+      }),
+  };
 
   constructor(path: string, options: Omit<EngineOptions, 'onForeignCommit'> = {}) {
     this.#db = openDatabase(path);
@@ -74,51 +94,8 @@ export class SqliteStore implements Store {
     );
   }
 
-  /**
-   * A request's handle. A first page may come from the cache, which is as fresh as the engine's last look: at once
-   * when this request's handle has already looked (that look came after the request arrived), else in the next round.
-   */
   forRequest(): PlantStore {
-    let looked = false;
-    // A request's reads may run during a sync (engine.ts): they answer from the caches then, or AFTER_SYNC.
-    const read = <T>(run: (syncing: boolean) => T | typeof AFTER_SYNC, rows?: number) =>
-      this.#engine.read(
-        (syncing) => {
-          looked = true;
-          return run(syncing);
-        },
-        rows,
-        true,
-      );
-    const cached = (owner: string, after: bigint | undefined, limit: number) =>
-      after === undefined ? this.#pages.get(owner)?.get(limit) : undefined;
-    return {
-      findToken: (hash) => read((syncing) => this.#findToken(hash, syncing)),
-      listPlants: (owner, after, limit) => {
-        const page = looked ? cached(owner, after, limit) : undefined;
-        if (page !== undefined) return Promise.resolve(page);
-        return read(
-          (syncing) => cached(owner, after, limit) ?? (syncing ? AFTER_SYNC : this.#readPage(owner, after, limit)),
-          rowsToRead(limit),
-        );
-      },
-      addPlant: (owner, plant) => {
-        const tag = plant.tag ?? null;
-        return this.#engine.write(() => {
-          if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
-            this.#keepPagesBefore(owner, plant.id);
-            return 'created';
-          }
-          const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
-          return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
-        });
-      },
-      deletePlant: (owner, id) =>
-        this.#engine.write(() => {
-          this.#keepPagesBefore(owner, id, id);
-          return this.#sql.delete.run(owner, id).changes === 1;
-        }),
-    };
+    return this.#handle;
   }
 
   /**
@@ -132,7 +109,10 @@ export class SqliteStore implements Store {
     else this.#pages.delete(owner);
   }
 
-  #readPage(owner: string, after: bigint | undefined, limit: number): PlantPage {
+  /** A first page the cache holds comes from it; any other page from the database, unless a sync runs. */
+  #readPage(owner: string, after: bigint | undefined, limit: number, syncing: boolean): PlantPage | typeof AFTER_SYNC {
+    const cached = after === undefined ? this.#pages.get(owner)?.get(limit) : undefined;
+    if (cached !== undefined || syncing) return cached ?? AFTER_SYNC;
     if (after !== undefined) return toPage(this.#sql.nextPage.all(owner, after, rowsToRead(limit)) as PlantRow[], limit);
     const page = toPage(this.#sql.firstPage.all(owner, rowsToRead(limit)) as PlantRow[], limit);
     this.#pages.set(owner, new Map(this.#pages.peek(owner)).set(limit, page));
@@ -186,11 +166,11 @@ export class SqliteStore implements Store {
   }
 
   /** Expiry is checked at every lookup, cached or not, against this process's clock (SQLite's own). */
-  #findToken(hash: TokenHash, syncing = false): TokenOwner | undefined | typeof AFTER_SYNC {
+  #findToken(hash: TokenHash, syncing: boolean): TokenOwner | undefined | typeof AFTER_SYNC {
     let known = this.#tokens.get(hash);
     if (known === undefined) {
       if (syncing) return AFTER_SYNC;
-      const row = this.#sql.findToken.get(Buffer.from(hash, 'base64')) as TokenRow | undefined;
+      const row = this.#sql.findToken.get(Buffer.from(hash, 'base64')) as [id: number, user: string, expiresAt: string | null] | undefined;
       if (row === undefined) return undefined;
       if (this.#tokens.size >= TOKEN_CACHE_ENTRIES) this.#tokens.clear();
       known = { owner: { tokenId: row[0], user: row[1] }, expiresAt: row[2] === null ? Infinity : Date.parse(row[2]) };

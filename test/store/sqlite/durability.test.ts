@@ -82,7 +82,7 @@ t.test('no read of this process sees a write before it is durable, cached first 
   // A plant that lands on the cached page, committed, its sync held.
   const write = watch(writer.addPlant('alice', plant(5n)));
   await turns();
-  const sameRequest = watch(request.listPlants('alice', undefined, 20)); // this handle has looked already
+  const sameRequest = watch(request.listPlants('alice', undefined, 20)); // this request has read already
   const nextRequest = watch(store.forRequest().listPlants('alice', undefined, 20));
   const atCursor = watch(store.forRequest().listPlants('alice', 1n, 20));
   await turns();
