@@ -71,7 +71,7 @@ export class SqliteStore implements Store {
     },
     deletePlant: (owner, id) =>
       this.#engine.write(() => {
-        this.#keepPagesBefore(owner, id, id);
+        this.#keepPagesBefore(owner, id, true);
         return this.#sql.delete.run(owner, id).changes === 1;
       }),
   };
@@ -102,8 +102,8 @@ export class SqliteStore implements Store {
    * Inside a write at `id`: the owner's first pages it cannot change stay (full, ending before `id`, the plant
    * after them kept), in a new entry, so that the cache counts its size again; the others go.
    */
-  #keepPagesBefore(owner: string, id: bigint, deleting?: bigint): void {
-    const unchanged = (page: PlantPage) => page.lastId !== undefined && page.lastId < id && page.nextId !== deleting;
+  #keepPagesBefore(owner: string, id: bigint, deleting = false): void {
+    const unchanged = (page: PlantPage) => page.lastId !== undefined && page.lastId < id && !(deleting && page.nextId === id);
     const kept = [...(this.#pages.peek(owner) ?? [])].filter(([, page]) => unchanged(page));
     if (kept.length > 0) this.#pages.set(owner, new Map(kept));
     else this.#pages.delete(owner);
