@@ -1,6 +1,7 @@
 // Environment -> typed Config: one schema (env-schema), README's table checked against it; a refusal names the variable and the rule.
 import { envSchema } from 'env-schema';
 import { Type as T, type Static } from '@sinclair/typebox';
+import { OIDC_DEFAULTS } from './auth/oidc/provider-settings.js';
 
 /** A setting that stops start-up: the process prints the message, which names the variable, and exits 1. */
 export class ConfigError extends Error {}
@@ -15,10 +16,6 @@ const oneOf = (values: string[], fallback: string, description = `one of ${value
   T.String({ enum: values, default: fallback, description });
 const onOff = (fallback: string) => oneOf(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], fallback, 'on or off (true/false, 1/0)');
 const rule = (pattern: string, description: string, fallback?: string) => T.String({ pattern, description, default: fallback });
-/** OIDC tuning no variable sets (tests shorten it): clock skew leeway, key refetch cooldown, key age, 503 period after the provider was unreachable. */
-export const OIDC_DEFAULTS = { clockToleranceSeconds: 30, jwksCooldownMs: 30_000, jwksMaxAgeMs: 600_000, unreachableRetrySeconds: 5 };
-/** Where the provider publishes its metadata (OpenID Connect Discovery 1.0, section 4). */
-export const discoveryUrl = (issuer: string) => `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
 const ISSUER_RULE =
   "the provider's issuer URL, https:// (http:// only for localhost or 127.0.0.1), without query or fragment, such as https://example.eu.auth0.com/";
 const ISSUER = `^(https://|http://(localhost|127\\.0\\.0\\.1|\\[::1\\])[:/]|http://(localhost|127\\.0\\.0\\.1|\\[::1\\])$)[^\\s?#"'\\\\@]*$`;
@@ -102,7 +99,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
   };
 }
 
-/** Only the scheme is ever echoed: the rest of the value may hold a password. */
+/** A URL that may carry credentials: a refusal echoes its scheme, never the rest. */
 function secretUrl(name: string, value: string | undefined, valid: RegExp, wanted: string): string | undefined {
   const scheme = value && /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(value)?.[0];
   if (value && !valid.test(value))
@@ -128,11 +125,8 @@ function traces(env: Static<typeof configSchema>) {
   const specific = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   const url = specific ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT && `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`);
   if (!url || env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
-  // The URL is not echoed: it may carry credentials.
-  if (!/^https?:\/\/[^/?#]/.test(url) || !URL.canParse(url))
-    throw new ConfigError(
-      `OTEL_EXPORTER_OTLP_${specific ? 'TRACES_' : ''}ENDPOINT must be an http:// or https:// URL, such as http://localhost:4318`,
-    );
+  const name = `OTEL_EXPORTER_OTLP_${specific ? 'TRACES_' : ''}ENDPOINT`;
+  secretUrl(name, url, /^https?:\/\/[^/?#]/, 'an http:// or https:// URL, such as http://localhost:4318');
   // OTLP over gRPC would need another exporter and its native dependencies; collectors accept both HTTP encodings.
   const protocolName = `OTEL_EXPORTER_OTLP_${env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'TRACES_' : ''}PROTOCOL` as const;
   const protocol = env[protocolName] ?? 'http/protobuf';

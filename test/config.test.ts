@@ -194,13 +194,13 @@ t.test('traces: a bad endpoint or protocol stops start-up, naming the variable (
   const cases: Array<[Record<string, string>, RegExp]> = [
     [
       { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
-      /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318$/,
+      /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318, not a collector: one$/,
     ],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http/],
     [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://' }, /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http/],
     [
       { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://user:secret@[bad' },
-      /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318$/,
+      /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318; this http: URL does not parse or names no host$/,
     ],
     [
       { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },

@@ -2,7 +2,8 @@
 // replaced by the configured provider's discovery URL, or without that scheme when no provider is configured.
 import { parseDocument } from 'yaml';
 import { openApiDocument, openApiYaml } from '../../generated/openapi.js';
-import { discoveryUrl, type OidcConfig } from '../config.js';
+import type { OidcConfig } from '../config.js';
+import { discoveryUrl } from '../auth/oidc/provider-settings.js';
 
 const SCHEME = 'oidc';
 

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider, { type ClientMetadata, type Configuration } from 'oidc-provider';
 import type { Test } from 'tap';
-import { OIDC_DEFAULTS, type OidcConfig } from '../../src/config.js';
+import type { OidcConfig } from '../../src/config.js';
+import { OIDC_DEFAULTS } from '../../src/auth/oidc/provider-settings.js';
 
 export const AUDIENCE = 'https://plants.test';
 /** Another API at the same provider: its tokens are not for Plant Store. */
