@@ -123,7 +123,8 @@ makes absolute figures noisy; the ratios, measured between servers in the same i
 
 **Method:** every scenario starts its servers as real processes and the load generator itself: ${run.pinning}.
 Load generator ${o.tool}, ${o.connections} connections; ${o.rounds} rounds of ${o.seconds} s, each after ${o.warmupSeconds} s of warm-up,
-the servers taking turns, each round starting one later (A B C, B C A, C A B, ...). Figures are medians over the rounds; a ratio is the median of the
+the servers taking turns in a balanced order (a Williams design, \`bench/round-order.ts\`: A B D C, B C A D, ... each server
+runs right after every other one equally often). Figures are medians over the rounds; a ratio is the median of the
 per-round ratios. Server CPU comes from \`/proc/<pid>/stat\` (1 = 100% = one core), peak RSS from \`VmHWM\` in
 \`/proc/<pid>/status\` (${run.peakRssReset === false ? 'which could not be reset here, so it includes start-up' : "reset when the scenario's servers are up"}; for a server of several processes, their sum). The whole benchmark took ${run.durationSeconds} s.
 

@@ -14,6 +14,7 @@ import { loadTool, measure, type Measurement, type MeasureTarget } from './measu
 import { parseOptions, type Options } from './options.js';
 import { postgresData, postgresUnavailable, type PostgresData } from './postgres-data.js';
 import { resetPeakRss } from './proc-stats.js';
+import { roundOrder } from './round-order.js';
 import { textSummary, writeDocs } from './report.js';
 import type { RunRecord } from './run-record.js';
 import type { Scenario } from './scenario.js';
@@ -53,10 +54,8 @@ async function runScenario(
     const runs = new Map<string, number>();
     const rate = new Map<string, number>();
     for (let round = 1; round <= options.rounds; round++) {
-      // Each round starts one contestant later, so that none always runs right after the same one.
-      const entries = [...scenario.contestants.entries()];
-      const shift = (round - 1) % entries.length;
-      for (const [index, contestant] of [...entries.slice(shift), ...entries.slice(0, shift)]) {
+      for (const index of roundOrder(scenario.contestants.length, round)) {
+        const contestant = scenario.contestants[index]!;
         const server = servers.get(contestant.server ?? contestant.label)!;
         const target: MeasureTarget = {
           instances: server.instances,
