@@ -7,7 +7,10 @@ function followers(count: number, rounds: number): Map<string, number> {
   const seen = new Map<string, number>();
   for (let round = 1; round <= rounds; round++) {
     const order = roundOrder(count, round);
-    for (let i = 1; i < order.length; i++) seen.set(`${order[i - 1]}>${order[i]}`, (seen.get(`${order[i - 1]}>${order[i]}`) ?? 0) + 1);
+    for (let i = 1; i < order.length; i++) {
+      const pair = `${order[i - 1]}>${order[i]}`;
+      seen.set(pair, (seen.get(pair) ?? 0) + 1);
+    }
   }
   return seen;
 }
