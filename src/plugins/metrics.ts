@@ -21,7 +21,7 @@ declare module 'fastify' {
 
 export interface MetricsEndpoint {
   readonly service: ServiceMetrics;
-  /** Opens the metrics port (src/server.ts does, once the API listens); resolves with the URL of /metrics. */
+  /** Opens the metrics port (src/server.ts does, just before the API's); resolves with the URL of /metrics. */
   listen(): Promise<string>;
 }
 
