@@ -152,7 +152,7 @@ if (skip !== undefined) {
     const shown = await liveBody(list);
     t.match(shown, /"id": 42,\s+"name": "Monstera"/, 'the panel shows the ids with the plants');
     // Swagger UI pretty-prints a JSON body through JSON.parse, which rounds past 2^53: its panel
-    // shows 9007199254740992 here (the README and the id's description in the docs say so). The wire body above is exact.
+    // shows 9007199254740992 here (docs/api.md and the id's description in the docs say so). The wire body above is exact.
     t.match(shown, /"id": 900719925474099\d,\s+"name": "Past 2\^53"/, 'the panel shows an id for the plant past 2^53 too');
 
     await list
