@@ -52,9 +52,8 @@ async function runScenario(
     }
     for (const server of servers.values()) for (const { pid } of server.instances) if (!resetPeakRss(pid)) peakRssReset = false;
     const runs = new Map<string, number>();
-    /** The fastest rate any contestant of this scenario has shown yet (req/s), and who has been measured. */
+    /** The fastest rate any contestant of this scenario has shown yet (req/s). */
     let fastest = 0;
-    const measuredOnce = new Set<string>();
     for (let round = 1; round <= options.rounds; round++) {
       for (const index of roundOrder(scenario.contestants.length, round)) {
         const contestant = scenario.contestants[index]!;
@@ -79,15 +78,14 @@ async function runScenario(
         };
         const warmup = options.warmupSeconds > 0 ? load(options.warmupSeconds) : undefined;
         const measured = load(options.seconds);
-        // The plants both runs will delete, inserted before either starts: for a contestant's first run enough for
-        // 40,000 req/s, then for 1.5 times the fastest rate any contestant of the scenario has shown yet. Not its own:
-        // its first, cold round can be much slower than its next (3,845 then 9,746 req/s on a busy 2-core VM), and its
-        // deletes then ran out of plants (404s).
+        // The plants both runs will delete, inserted before either starts: in the first round (each contestant runs
+        // once a round) enough for 40,000 req/s, then for 1.5 times the fastest rate any contestant has shown yet. Not
+        // its own: its cold first round can be much slower than its next (3,845 then 9,746 req/s on a busy 2-core VM),
+        // and its deletes then ran out of plants (404s).
         const instances = server.instances.length;
         const seeds = [warmup, measured].flatMap((run) => {
           if (run === undefined) return [];
-          const expected =
-            ((measuredOnce.has(contestant.label) ? fastest : 40_000) * 1.5 * (Math.max(1, Math.round(run.seconds)) + 1)) / instances;
+          const expected = ((round > 1 ? fastest : 40_000) * 1.5 * (Math.max(1, Math.round(run.seconds)) + 1)) / instances;
           return server.instances.flatMap((_, i) => seedsFor(shareOf(run.plan, i), expected, options.connections));
         });
         if (seeds.length > 0) await server.seed(seeds);
@@ -111,7 +109,6 @@ async function runScenario(
           errors: result.errors,
         };
         fastest = Math.max(fastest, measurement.requestsPerSecond);
-        measuredOnce.add(contestant.label);
         measurements.push(measurement);
         say(
           `  [${scenario.id} ${round}/${options.rounds}] ${contestant.label.padEnd(20)} ${Math.round(measurement.requestsPerSecond).toLocaleString('en').padStart(7)} req/s` +
