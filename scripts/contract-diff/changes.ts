@@ -29,6 +29,14 @@ export const text = (value: Json | undefined): string => (typeof value === 'stri
 export const pointerTo = (...segments: (string | number)[]) =>
   segments.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 
+/** The two documents compared, the operation under comparison and where its changes go. */
+export interface Sides {
+  before: JsonObject;
+  after: JsonObject;
+  operation: string;
+  changes: Changes;
+}
+
 /** Collects changes for one operation; the same change reached twice (a shared component) is kept once. */
 export class Changes {
   readonly list: Change[] = [];

@@ -1,6 +1,5 @@
 // Security in two contracts: which callers each operation lets in (requirement alternatives), and the schemes.
-import { isObject, pointerTo, text, type Changes, type Json, type JsonObject } from './changes.js';
-import type { Sides } from './operation-diff.js';
+import { isObject, pointerTo, text, type Changes, type Json, type JsonObject, type Sides } from './changes.js';
 
 const object = (value: Json | undefined): JsonObject => (isObject(value) ? value : {});
 const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
