@@ -23,6 +23,12 @@ export function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The value if it is an object, else an empty one: an absent or malformed member reads as empty. */
+export const object = (value: Json | undefined): JsonObject => (isObject(value) ? value : {});
+
+/** The value if it is an array, else an empty one. */
+export const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
+
 /** A JSON value as text for a message: strings as they are, anything else as JSON. */
 export const text = (value: Json | undefined): string => (typeof value === 'string' ? value : JSON.stringify(value));
 

@@ -1,13 +1,22 @@
 // Compares two OpenAPI 3.1 documents operation by operation: paths, operations, parameters, request
 // bodies, responses (status, headers, bodies) and the security each operation needs.
-import { Changes, follow, isObject, pointerTo, text, type Change, type Json, type JsonObject, type Sides } from './changes.js';
+import {
+  Changes,
+  follow,
+  isObject,
+  list,
+  object,
+  pointerTo,
+  text,
+  type Change,
+  type Json,
+  type JsonObject,
+  type Sides,
+} from './changes.js';
 import { diffSchema, type Direction } from './schema-diff.js';
 import { diffSecurity, diffSecuritySchemes } from './security-diff.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-const object = (value: Json | undefined): JsonObject => (isObject(value) ? value : {});
-const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
 
 /** Every change between two contracts, breaking ones first. */
 export function diffContracts(before: JsonObject, after: JsonObject): Change[] {

@@ -1,8 +1,5 @@
 // Security in two contracts: which callers each operation lets in (requirement alternatives), and the schemes.
-import { isObject, pointerTo, text, type Changes, type Json, type JsonObject, type Sides } from './changes.js';
-
-const object = (value: Json | undefined): JsonObject => (isObject(value) ? value : {});
-const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
+import { list, object, pointerTo, text, type Changes, type Json, type JsonObject, type Sides } from './changes.js';
 
 /** A set of alternatives, each a set of schemes that must all be satisfied; `[]` means no token is needed. */
 function alternatives(security: Json | undefined): string[][] {
