@@ -6,9 +6,9 @@ type Plant = components['schemas']['Plant'];
 /**
  * The JSON text of the plants as PlantListing items, each with the id at the same place. Names and
  * tags are written by JSON.stringify, as in the page's application/json text, so both say the same
- * plants in the same bytes; the id goes in as the bigint's own digits, which JSON.stringify cannot write.
+ * plants in the same bytes; the id goes in as its own decimal digits, exact where JSON.stringify of a number is not.
  */
-export function listingJson(ids: readonly bigint[], plants: readonly Plant[]): string {
+export function listingJson(ids: readonly string[], plants: readonly Plant[]): string {
   let text = '[';
   for (let i = 0; i < plants.length; i++) {
     const { name, tag } = plants[i]!;

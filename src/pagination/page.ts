@@ -1,4 +1,4 @@
-// A page of plants, cut one way for every store: limit + 1 rows read, the page's last id, the next page's cursor.
+// A page of plants as every store answers it: its JSON text, its ids, and where the next page starts (limit + 1 rows read).
 import type { components } from '../../generated/types.js';
 import { encodeCursor } from './cursor.js';
 import { listingJson } from './listing-json.js';
@@ -8,14 +8,16 @@ type Plant = components['schemas']['Plant'];
 /** A plant row as a store reads it: rows come in ascending id order. */
 export type PlantRow = [id: bigint, name: string, tag: string | null];
 
+/** Where the next page starts, when one follows: after this page's last id, at the id of its first plant. */
+export interface NextPage {
+  lastId: bigint;
+  nextId: bigint;
+}
+
 /**
- * What a cache may hold for a page, two bytes a character: its JSON text and, once asked for, its
- * listing (the text again plus `"id":<20 digits>,` a plant), and its ids (a bigint and a slot each);
- * plus, roughly, the page object itself and its cache entry. Fixed when the page is cut, so a cache's
- * sum stays exact.
+ * What a cache may hold for a page, beside two bytes a character of its texts (see `bytes`): roughly
+ * the page object itself and its cache entry.
  */
-const TEXT_COPIES = 2;
-const BYTES_PER_ROW = 32 + 2 * 26;
 const PAGE_OVERHEAD = 120;
 
 /**
@@ -24,41 +26,33 @@ const PAGE_OVERHEAD = 120;
  * paginate differently from the default.
  */
 export class PlantPage {
-  /**
-   * The page's plants as the application/json text GET /plants answers. Made here, once per page,
-   * for every store alike: a page a store keeps and hands out again is sent as it is, byte for byte.
-   */
-  readonly json: string;
   /** When more plants follow: the id of this page's last plant... */
   readonly lastId?: bigint;
   /** ...and the cursor of the next page, which starts after it... */
   readonly cursor?: string;
   /** ...whose first plant has this id: deleting a plant after that one leaves this page as it is. */
   readonly nextId?: bigint;
-  /**
-   * Only the ids are kept for the listing, not the rows: a page outlives its request in the promise
-   * that carried it, which the young-generation GC counts as alive until the next full GC, and then
-   * every object the page holds is copied and promoted. Under 50 connections a page of 1,000 rows
-   * cost 1,800 us of CPU kept whole, 1,370 us with only its text and ids (bench/findings.md, row cost).
-   */
-  readonly #ids: readonly bigint[];
+  readonly #ids: string;
   #listing: string | undefined;
 
-  constructor(rows: readonly PlantRow[], limit: number) {
-    const count = Math.min(rows.length, limit);
-    const plants: Plant[] = [];
-    const ids = new Array<bigint>(count); // sized once: its slots are what BYTES_PER_ROW counts
-    for (let i = 0; i < count; i++) {
-      const [id, name, tag] = rows[i]!;
-      ids[i] = id;
-      plants.push(tag === null ? { name } : { name, tag });
-    }
-    this.json = JSON.stringify(plants);
+  /**
+   * `json` is the page's plants as the application/json text GET /plants answers, exactly as
+   * JSON.stringify writes them: a page a store keeps and hands out again is sent as it is, byte for
+   * byte. `ids` is their ids as decimal digits joined by commas, all the listing needs. A page holds
+   * these two strings and no rows: a page outlives its request in the promise that carried it, which
+   * the young-generation GC counts as alive until the next full GC, and then every object the page
+   * holds is copied and promoted (bench/findings.md, row cost).
+   */
+  constructor(
+    readonly json: string,
+    ids: string,
+    next?: NextPage,
+  ) {
     this.#ids = ids;
-    if (rows.length > limit) {
-      this.lastId = rows[limit - 1]![0];
-      this.cursor = encodeCursor(this.lastId);
-      this.nextId = rows[limit]![0];
+    if (next !== undefined) {
+      this.lastId = next.lastId;
+      this.cursor = encodeCursor(next.lastId);
+      this.nextId = next.nextId;
     }
   }
 
@@ -68,12 +62,17 @@ export class PlantPage {
    * store caches first pages), so an answer in the default representation never pays for it.
    */
   get listingJson(): string {
-    return (this.#listing ??= listingJson(this.#ids, JSON.parse(this.json) as Plant[]));
+    return (this.#listing ??= listingJson(this.#ids === '' ? [] : this.#ids.split(','), JSON.parse(this.json) as Plant[]));
   }
 
-  /** Roughly what the page may take in memory, for a cache's budget. */
+  /**
+   * Roughly what the page may take in memory, for a cache's budget, two bytes a character: its JSON text,
+   * its ids' text and, once asked for, its listing (the JSON text again, plus `"id":<digits>,` a plant: at
+   * most 3.5 characters a character of the ids' text, each id taking at least two there). Fixed when the
+   * page is cut, so a cache's sum stays exact.
+   */
   get bytes(): number {
-    return PAGE_OVERHEAD + this.json.length * 2 * TEXT_COPIES + this.#ids.length * BYTES_PER_ROW;
+    return PAGE_OVERHEAD + 2 * (2 * this.json.length + Math.ceil(4.5 * this.#ids.length) + 4);
   }
 }
 
@@ -82,5 +81,14 @@ export const rowsToRead = (limit: number): number => limit + 1;
 
 /** The page of (at most) `limit` plants from the rows read with rowsToRead(limit); the next page starts after its last id. */
 export function toPage(rows: readonly PlantRow[], limit: number): PlantPage {
-  return new PlantPage(rows, limit);
+  const count = Math.min(rows.length, limit);
+  const plants: Plant[] = [];
+  let ids = '';
+  for (let i = 0; i < count; i++) {
+    const [id, name, tag] = rows[i]!;
+    ids += i === 0 ? `${id}` : `,${id}`;
+    plants.push(tag === null ? { name } : { name, tag });
+  }
+  const next = rows.length > limit ? { lastId: rows[limit - 1]![0], nextId: rows[limit]![0] } : undefined;
+  return new PlantPage(JSON.stringify(plants), ids, next);
 }

@@ -1,7 +1,7 @@
 // The SQLite store: plain SQL prepared once, row mappers, and the caches of first pages and token
 // owners. Every statement runs through the engine (engine.ts), which says why answers are durable and fresh.
 import { LRUCache } from 'lru-cache';
-import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
+import { PlantPage, rowsToRead } from '../../pagination/page.js';
 import type { PlantStore, Store, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses } from '../token-uses.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
@@ -12,17 +12,36 @@ const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 /** Active tokens remembered; past this many the memory is simply cleared. */
 const TOKEN_CACHE_ENTRIES = 10_000;
 
+/** A page's row from the page statements: JSON text, ids' text, last id, next page's first id. */
+type PageRow = [json: string, ids: string, lastId: bigint | null, nextId: bigint | null];
+
 function prepare(db: SqliteDatabase) {
   const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
-  const plantRows = (sql: string) => db.prepare(sql).raw().safeIntegers(); // ids are int64: exact as bigint
+  /**
+   * A page as SQLite builds it: its JSON text, its ids' text, its last id and the id after it (null when no page
+   * follows; ids are int64, exact as bigint). Rows handed to JavaScript cost twice as much a row, and under load their
+   * garbage is promoted (bench/findings.md, row cost). json_object escapes text as JSON.stringify does
+   * (test/store/sqlite/page-json.test.ts); the aggregates take the rows in the order the inner ORDER BY reads them
+   * from the primary key, which its LIMIT keeps SQLite from dropping.
+   */
+  const page = (where: string) =>
+    db
+      .prepare(
+        `SELECT json, ids, last, (SELECT id FROM plants WHERE owner = CAST(? AS TEXT) AND id > last ORDER BY id LIMIT 1) FROM (
+           SELECT json_group_array(IIF(tag IS NULL, json_object('name', name), json_object('name', name, 'tag', tag))) AS json,
+             coalesce(group_concat(id), '') AS ids, max(id) AS last
+           FROM (SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT)${where} ORDER BY id LIMIT ? + 0))`,
+      )
+      .raw()
+      .safeIntegers();
   return {
     insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
     findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?').raw(),
     delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
     // `owner = CAST(? AS TEXT)` and `LIMIT ? + 0`, not bare `?`s: with ORDER BY, a bare owner or LIMIT parameter cost each
     // execution about 10 and 4 us more, with the same plan and bytecode (a 20-row page is about 20 us; bench/findings.md, row cost).
-    firstPage: plantRows('SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT) ORDER BY id LIMIT ? + 0'),
-    nextPage: plantRows('SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT) AND id > ? ORDER BY id LIMIT ? + 0'),
+    firstPage: page(''),
+    nextPage: page(' AND id > ?'),
     findToken: db.prepare('SELECT id, user, expires_at FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
     addToken: db.prepare(`INSERT INTO tokens (user, hash, created_at, expires_at) VALUES (?, ?, ${now}, ?)`),
     listTokens: db.prepare(
@@ -113,9 +132,12 @@ export class SqliteStore implements Store {
   #readPage(owner: string, after: bigint | undefined, limit: number, syncing: boolean): PlantPage | typeof AFTER_SYNC {
     const cached = after === undefined ? this.#pages.get(owner)?.get(limit) : undefined;
     if (cached !== undefined || syncing) return cached ?? AFTER_SYNC;
-    if (after !== undefined) return toPage(this.#sql.nextPage.all(owner, after, rowsToRead(limit)) as PlantRow[], limit);
-    const page = toPage(this.#sql.firstPage.all(owner, rowsToRead(limit)) as PlantRow[], limit);
-    this.#pages.set(owner, new Map(this.#pages.peek(owner)).set(limit, page));
+    const row = (
+      after === undefined ? this.#sql.firstPage.get(owner, owner, limit) : this.#sql.nextPage.get(owner, owner, after, limit)
+    ) as PageRow;
+    const [json, ids, lastId, nextId] = row;
+    const page = new PlantPage(json, ids, nextId === null ? undefined : { lastId: lastId!, nextId });
+    if (after === undefined) this.#pages.set(owner, new Map(this.#pages.peek(owner)).set(limit, page));
     return page;
   }
 

@@ -127,11 +127,11 @@ t.test("another process's commit drops the cached pages", async (t) => {
 
 t.test('the page cache keeps within its budget, dropping the owners used least recently', async (t) => {
   const { store, firstPage, path } = openStore(t);
-  const owners = 4000; // a page of one 200-character plant is some 1.4 kB: 4,000 of them are past the 4 MB budget
+  const owners = 4000; // a page of one 300-character plant is some 1.4 kB: 4,000 of them are past the 4 MB budget
   const other = new Database(path);
   const insert = other.prepare('INSERT INTO plants (owner, id, name) VALUES (?, 1, ?)');
   other.transaction(() => {
-    for (let i = 0; i < owners; i++) insert.run(`user-${i}`, 'x'.repeat(200));
+    for (let i = 0; i < owners; i++) insert.run(`user-${i}`, 'x'.repeat(300));
   })();
   other.close();
   const first = await firstPage('user-0', 10);
