@@ -79,7 +79,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       does: {
         'ceiling-pages': `bare Fastify decodes the cursor with Plant Store's codec, takes the 20 plants after it from an in-memory array of the user's ${PLANTS_PER_USER.toLocaleString('en')}, serializes them through the same response schema (fast-json-stringify) and builds the next Link: the same body and Link as Plant Store's; no auth, validation or database`,
         'express-peer': DOES.expressPeer.replace('a SQLite query', 'the cursor decoded; a SQLite query'),
-        'plant-store': `${DOES.plantStoreAuth}; decodes the cursor; asks SQLite for 21 rows in the next read batch (one more tells whether more follow) and turns 20 into the page's JSON text (src/pagination/page.ts, the same code as for cached pages); ${DOES.plantStoreAnswer}`,
+        'plant-store': `${DOES.plantStoreAuth}; decodes the cursor; asks SQLite, in the next read batch, for the page's JSON text in one statement (json_group_array over 20 rows, with their ids and the first id after them, which tells whether more follow; src/store/sqlite/sqlite-store.ts, the same statement as for first pages); ${DOES.plantStoreAnswer}`,
       },
       ours: 'plant-store',
       targets: [{ kind: 'ratio', of: 'plant-store', to: 'ceiling-pages', atLeast: 0.35 }],

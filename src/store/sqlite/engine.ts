@@ -33,9 +33,8 @@ import { StorageHealth, type StoreLog } from '../sqlite-health/storage-health.js
 export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;
 
 /**
- * Rows one round reads at most, counted by what each read may return: a round's answers all stay
- * alive until it ends. Uncapped, fifty requests for pages of 1,000 held some 10 MB at once; capped,
- * the benchmark's pages of 1,000 went from 324 to 75 ms at p99 and peak RSS from 252 to 190 MB.
+ * Rows one round reads at most, counted by what each read may return: a round holds the event loop,
+ * and its answers, until it ends. 2,000 rows take about a millisecond.
  */
 export const MAX_ROUND_ROWS = 2000;
 /** Writes one transaction commits at most. */

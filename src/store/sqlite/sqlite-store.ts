@@ -12,17 +12,14 @@ const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 /** Active tokens remembered; past this many the memory is simply cleared. */
 const TOKEN_CACHE_ENTRIES = 10_000;
 
-/** A page's row from the page statements: JSON text, ids' text, last id, next page's first id. */
-type PageRow = [json: string, ids: string, lastId: bigint | null, nextId: bigint | null];
-
 function prepare(db: SqliteDatabase) {
   const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
   /**
-   * A page as SQLite builds it: its JSON text, its ids' text, its last id and the id after it (null when no page
-   * follows; ids are int64, exact as bigint). Rows handed to JavaScript cost twice as much a row, and under load their
-   * garbage is promoted (bench/findings.md, row cost). json_object escapes text as JSON.stringify does
-   * (test/store/sqlite/page-json.test.ts); the aggregates take the rows in the order the inner ORDER BY reads them
-   * from the primary key, which its LIMIT keeps SQLite from dropping.
+   * A page as SQLite builds it, one row: its JSON text (json_object escapes as JSON.stringify does, page-json.test.ts), its
+   * ids' text, its last id and the next page's first id (null: none), ids exact as bigint. Rows handed to JavaScript cost
+   * twice as much (bench/findings.md, row cost). The aggregates take the rows in the order the inner ORDER BY reads the
+   * key in, which its LIMIT keeps. `CAST(? AS TEXT)` and `LIMIT ? + 0`, not bare `?`s: with ORDER BY, a bare owner or
+   * LIMIT parameter cost each execution about 10 and 4 us more, with the same plan and bytecode.
    */
   const page = (where: string) =>
     db
@@ -38,8 +35,6 @@ function prepare(db: SqliteDatabase) {
     insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
     findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?').raw(),
     delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
-    // `owner = CAST(? AS TEXT)` and `LIMIT ? + 0`, not bare `?`s: with ORDER BY, a bare owner or LIMIT parameter cost each
-    // execution about 10 and 4 us more, with the same plan and bytecode (a 20-row page is about 20 us; bench/findings.md, row cost).
     firstPage: page(''),
     nextPage: page(' AND id > ?'),
     findToken: db.prepare('SELECT id, user, expires_at FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
@@ -132,10 +127,9 @@ export class SqliteStore implements Store {
   #readPage(owner: string, after: bigint | undefined, limit: number, syncing: boolean): PlantPage | typeof AFTER_SYNC {
     const cached = after === undefined ? this.#pages.get(owner)?.get(limit) : undefined;
     if (cached !== undefined || syncing) return cached ?? AFTER_SYNC;
-    const row = (
+    const [json, ids, lastId, nextId] = (
       after === undefined ? this.#sql.firstPage.get(owner, owner, limit) : this.#sql.nextPage.get(owner, owner, after, limit)
-    ) as PageRow;
-    const [json, ids, lastId, nextId] = row;
+    ) as [string, string, bigint | null, bigint | null];
     const page = new PlantPage(json, ids, nextId === null ? undefined : { lastId: lastId!, nextId });
     if (after === undefined) this.#pages.set(owner, new Map(this.#pages.peek(owner)).set(limit, page));
     return page;
