@@ -59,7 +59,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       does: {
         ceiling: DOES.ceilingFixed,
         'express-peer': DOES.expressPeer,
-        'plant-store': `${DOES.plantStoreAuth}; takes the first page from the SQLite store's cache of first pages (its JSON text made once, by src/pagination/page.ts, when first asked, and sent as it is); ${DOES.plantStoreAnswer}`,
+        'plant-store': `${DOES.plantStoreAuth}; takes the first page from the SQLite store's cache of first pages (its JSON text built once, by SQLite, when first asked, and sent as it is); ${DOES.plantStoreAnswer}`,
       },
       ours: 'plant-store',
       targets: [

@@ -1,11 +1,11 @@
-// A page of plants as every store answers it: its JSON text, its ids, and where the next page starts (limit + 1 rows read).
+// A page of plants as every store answers it: its JSON text, its ids, and where the next page starts.
 import type { components } from '../../generated/types.js';
 import { encodeCursor } from './cursor.js';
 import { listingJson } from './listing-json.js';
 
 type Plant = components['schemas']['Plant'];
 
-/** A plant row as a store reads it: rows come in ascending id order. */
+/** A plant row as a store that reads rows has it (PostgreSQL): rows come in ascending id order. */
 export type PlantRow = [id: bigint, name: string, tag: string | null];
 
 /** Where the next page starts, when one follows: after this page's last id, at the id of its first plant. */
@@ -68,8 +68,8 @@ export class PlantPage {
   /**
    * Roughly what the page may take in memory, for a cache's budget, two bytes a character: its JSON text,
    * its ids' text and, once asked for, its listing (the JSON text again, plus `"id":<digits>,` a plant: at
-   * most 3.5 characters a character of the ids' text, each id taking at least two there). Fixed when the
-   * page is cut, so a cache's sum stays exact.
+   * most 3.5 characters a character of the ids' text, where each id but the last takes at least two, and
+   * 3.5 more for the last). Fixed when the page is cut, so a cache's sum stays exact.
    */
   get bytes(): number {
     return PAGE_OVERHEAD + 2 * (2 * this.json.length + Math.ceil(4.5 * this.#ids.length) + 4);
@@ -83,12 +83,12 @@ export const rowsToRead = (limit: number): number => limit + 1;
 export function toPage(rows: readonly PlantRow[], limit: number): PlantPage {
   const count = Math.min(rows.length, limit);
   const plants: Plant[] = [];
-  let ids = '';
+  const ids: bigint[] = [];
   for (let i = 0; i < count; i++) {
     const [id, name, tag] = rows[i]!;
-    ids += i === 0 ? `${id}` : `,${id}`;
+    ids.push(id);
     plants.push(tag === null ? { name } : { name, tag });
   }
   const next = rows.length > limit ? { lastId: rows[limit - 1]![0], nextId: rows[limit]![0] } : undefined;
-  return new PlantPage(JSON.stringify(plants), ids, next);
+  return new PlantPage(JSON.stringify(plants), ids.join(','), next); // join: one flat string, where += makes a rope
 }

@@ -35,7 +35,7 @@ export interface PlantStore {
    * is a use of it: the store notes it (token-uses.ts) and writes it later, at most once a minute.
    */
   findToken(hash: TokenHash): Promise<TokenOwner | undefined>;
-  /** Plants of `owner` with id greater than `after`, ascending, cut into a page by pagination/page.ts. */
+  /** Plants of `owner` with id greater than `after`, ascending: a page (pagination/page.ts) of at most `limit`. */
   listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage>;
   /** Resolves only after the plant is committed (or found identical, or conflicting). */
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult>;

@@ -1,5 +1,5 @@
-// The page rule every store follows: one row more than the page holds says another page follows,
-// and the next page starts after this page's last id.
+// The page rule for a store that reads rows (PostgreSQL; SQLite builds the same page itself): one row
+// more than the page holds says another page follows, and the next page starts after this page's last id.
 import t from 'tap';
 import { decodeCursor } from '../../src/pagination/cursor.js';
 import { rowsToRead, toPage, type PlantRow } from '../../src/pagination/page.js';

@@ -97,7 +97,7 @@ export class PostgresStore implements Store, PlantStore {
     );
   }
 
-  /** Rows as arrays, the shape pagination/page.ts reads, whichever store they come from. */
+  /** Rows as arrays, the shape pagination/page.ts's toPage reads. */
   async #rows(name: StatementName, values: unknown[]): Promise<PlantRow[]> {
     const query = { name: `plant-store-${name}`, text: statements[name], values, rowMode: 'array' } as const;
     return (await this.#timed(name, () => this.pool.query<PlantRow>(query))).rows;

@@ -34,7 +34,7 @@ export type SyncFile = (fd: number, done: (error: Error | null) => void) => void
 
 /**
  * Rows one round reads at most, counted by what each read may return: a round holds the event loop,
- * and its answers, until it ends. 2,000 rows take about a millisecond.
+ * and its answers, until it ends: 2,000 rows are about a millisecond (bench/findings.md, "Pages built by SQLite again").
  */
 export const MAX_ROUND_ROWS = 2000;
 /** Writes one transaction commits at most. */

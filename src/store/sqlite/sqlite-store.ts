@@ -15,11 +15,12 @@ const TOKEN_CACHE_ENTRIES = 10_000;
 function prepare(db: SqliteDatabase) {
   const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
   /**
-   * A page as SQLite builds it, one row: its JSON text (json_object escapes as JSON.stringify does, page-json.test.ts), its
-   * ids' text, its last id and the next page's first id (null: none), ids exact as bigint. Rows handed to JavaScript cost
-   * twice as much (bench/findings.md, row cost). The aggregates take the rows in the order the inner ORDER BY reads the
-   * key in, which its LIMIT keeps. `CAST(? AS TEXT)` and `LIMIT ? + 0`, not bare `?`s: with ORDER BY, a bare owner or
-   * LIMIT parameter cost each execution about 10 and 4 us more, with the same plan and bytecode.
+   * A page as SQLite builds it, one row: its JSON text (json_object escapes as JSON.stringify does), its ids' text, its
+   * last id and the next page's first id (null: none), ids exact as bigint. Half the CPU of rows handed to JavaScript on
+   * pages of 1,000 (bench/findings.md, "Pages built by SQLite again"). The aggregates take the rows in the order the
+   * subquery yields them, the key's: SQLite does not promise it, its ORDER BY inside an aggregate costs as much again, and
+   * page-json.test.ts fails if it changes. `CAST(? AS TEXT)` and `LIMIT ? + 0`, not bare `?`s: bare, they cost the row
+   * statements these replaced 10 and 4 us a page.
    */
   const page = (where: string) =>
     db
