@@ -15,29 +15,23 @@ const TOKEN_CACHE_ENTRIES = 10_000;
 function prepare(db: SqliteDatabase) {
   const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
   /**
-   * A page as SQLite builds it, one row: its JSON text (json_object escapes as JSON.stringify does), its ids' text, its
-   * last id and the next page's first id (null: none), ids exact as bigint. Half the CPU of rows handed to JavaScript on
-   * pages of 1,000 (bench/findings.md, "Pages built by SQLite again"). The aggregates take the rows in the order the
-   * subquery yields them, the key's: SQLite does not promise it, its ORDER BY inside an aggregate costs as much again, and
-   * page-json.test.ts fails if it changes. `CAST(? AS TEXT)` and `LIMIT ? + 0`, not bare `?`s: bare, they cost the row
-   * statements these replaced 10 and 4 us a page.
+   * A page built by SQLite in one row: its JSON text (json_object escapes as JSON.stringify does), its ids' text, its last
+   * id and the next page's first id (null: none). Half the CPU of rows handed to JavaScript on pages of 1,000 (bench/
+   * findings.md, "Pages built by SQLite again"). The aggregates take rows in the order the subquery yields them, which
+   * SQLite does not promise (an ORDER BY in each costs as much again): page-json.test.ts fails if it changes. Bare `?`s
+   * for the owner and LIMIT cost the row statements before these 10 and 4 us a page more than `CAST(? AS TEXT)`, `? + 0`.
    */
-  const page = (where: string) =>
-    db
-      .prepare(
-        `SELECT json, ids, last, (SELECT id FROM plants WHERE owner = CAST(? AS TEXT) AND id > last ORDER BY id LIMIT 1) FROM (
-           SELECT json_group_array(IIF(tag IS NULL, json_object('name', name), json_object('name', name, 'tag', tag))) AS json,
-             coalesce(group_concat(id), '') AS ids, max(id) AS last
-           FROM (SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT)${where} ORDER BY id LIMIT ? + 0))`,
-      )
-      .raw()
-      .safeIntegers();
+  const page = (where: string) => `
+    SELECT json, ids, last, (SELECT id FROM plants WHERE owner = CAST(? AS TEXT) AND id > last ORDER BY id LIMIT 1) FROM (
+      SELECT json_group_array(IIF(tag IS NULL, json_object('name', name), json_object('name', name, 'tag', tag))) AS json,
+        coalesce(group_concat(id), '') AS ids, max(id) AS last
+      FROM (SELECT id, name, tag FROM plants WHERE owner = CAST(? AS TEXT)${where} ORDER BY id LIMIT ? + 0))`;
   return {
     insert: db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO NOTHING'),
     findOne: db.prepare('SELECT name, tag FROM plants WHERE owner = ? AND id = ?').raw(),
     delete: db.prepare('DELETE FROM plants WHERE owner = ? AND id = ?'),
-    firstPage: page(''),
-    nextPage: page(' AND id > ?'),
+    firstPage: db.prepare(page('')).raw().safeIntegers(),
+    nextPage: db.prepare(page(' AND id > ?')).raw().safeIntegers(),
     findToken: db.prepare('SELECT id, user, expires_at FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
     addToken: db.prepare(`INSERT INTO tokens (user, hash, created_at, expires_at) VALUES (?, ?, ${now}, ?)`),
     listTokens: db.prepare(
