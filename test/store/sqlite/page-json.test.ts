@@ -3,7 +3,7 @@
 // order (which SQLite's aggregates do not promise: this is where a change would show).
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../../src/pagination/page.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../helpers/app.js';
@@ -22,19 +22,16 @@ function spreadIds(count: number): bigint[] {
   return Array.from({ length: count }, (_, i) => -9223372036854775808n + (18446744073709551615n * BigInt(i)) / BigInt(count - 1));
 }
 
-/** The page a plain query and toPage make: the reference SQLite's text must equal. */
-function plainPage(path: string, owner: string, after: bigint | undefined, limit: number): PlantPage {
+/** The page a plain query and toPage make, on a connection of its own: the reference SQLite's text must equal. */
+function plainPages(t: Test, path: string) {
   const db = new Database(path, { readonly: true });
-  try {
-    const rows = db
-      .prepare('SELECT id, name, tag FROM plants WHERE owner = ? AND (? IS NULL OR id > ?) ORDER BY id LIMIT ?')
-      .raw()
-      .safeIntegers()
-      .all(owner, after ?? null, after ?? null, rowsToRead(limit)) as PlantRow[];
-    return toPage(rows, limit);
-  } finally {
-    db.close();
-  }
+  t.teardown(() => db.close());
+  const rows = db
+    .prepare('SELECT id, name, tag FROM plants WHERE owner = ? AND (? IS NULL OR id > ?) ORDER BY id LIMIT ?')
+    .raw()
+    .safeIntegers();
+  return (owner: string, after: bigint | undefined, limit: number): PlantPage =>
+    toPage(rows.all(owner, after ?? null, after ?? null, rowsToRead(limit)) as PlantRow[], limit);
 }
 
 t.test("SQLite's page text is toPage's of the same rows: every character, id order, where pages end", async (t) => {
@@ -47,6 +44,7 @@ t.test("SQLite's page text is toPage's of the same rows: every character, id ord
   // Every third plant has no tag; the others repeat their name as the tag.
   await Promise.all(ids.map((id, i) => writer.addPlant('alice', { id, name: names[i]!, ...(i % 3 !== 0 && { tag: names[i] }) })));
   await writer.addPlant('bob', { id: 0n, name: 'not alice' });
+  const plainPage = plainPages(t, path);
 
   for (const limit of [1, 7, 100, 500, 1000]) {
     const differences: string[] = [];
@@ -55,7 +53,7 @@ t.test("SQLite's page text is toPage's of the same rows: every character, id ord
     let plants = 0;
     for (;;) {
       const page = await store.forRequest().listPlants('alice', after, limit);
-      const plain = plainPage(path, 'alice', after, limit);
+      const plain = plainPage('alice', after, limit);
       for (const key of ['json', 'listingJson', 'lastId', 'cursor', 'nextId'] as const) {
         if (page[key] !== plain[key]) differences.push(`page ${pages}: ${key}`);
       }
