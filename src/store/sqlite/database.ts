@@ -9,23 +9,19 @@ import { migrations } from './migrations.js';
 export type SqliteDatabase = Database.Database;
 
 export function migrate(db: SqliteDatabase): void {
-  // The version is read inside each IMMEDIATE transaction: processes opening one new file at
-  // once (instances starting together) then apply each migration once, one after the other.
-  const step = db.transaction(() => {
+  // One IMMEDIATE transaction reads the version and applies what is pending: processes opening one new
+  // file at once (instances starting together) apply each migration once, and no file stops halfway.
+  db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > migrations.length) {
       throw new Error(
         `the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`,
       );
     }
-    if (current === migrations.length) return false;
-    db.exec(migrations[current]!);
-    db.pragma(`user_version = ${current + 1}`);
-    return true;
-  });
-  while (step.immediate()) {
-    // one migration applied; look again
-  }
+    if (current === migrations.length) return;
+    for (const migration of migrations.slice(current)) db.exec(migration);
+    db.pragma(`user_version = ${migrations.length}`);
+  }).immediate();
 }
 
 /**
