@@ -96,6 +96,23 @@ t.test('a file from a newer version is refused, not touched', async (t) => {
   t.throws(() => new SqliteStore(path), /newer than this Plant Store/);
 });
 
+t.test('an upgrade that fails leaves the file as it was: its version, its tables and its plants', async (t) => {
+  const path = join(tempDir(t), 'stray.db');
+  const old = new Database(path);
+  old.exec(migrations[0]!);
+  old.pragma('user_version = 1');
+  old.exec('CREATE TABLE tokens (note TEXT)'); // not this schema's: the next migration's CREATE TABLE fails
+  old.prepare('INSERT INTO plants (owner, id, name) VALUES (?, ?, ?)').run('alice', 1, 'Kept');
+  old.close();
+
+  t.throws(() => new SqliteStore(path), /table tokens already exists/);
+  const db = new Database(path, { readonly: true });
+  t.teardown(() => db.close());
+  t.equal(db.pragma('user_version', { simple: true }), 1, 'no migration recorded');
+  t.same(db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('tokens'), ['note'], 'the stray table untouched');
+  t.same(db.prepare('SELECT owner, id, name FROM plants').all(), [{ owner: 'alice', id: 1, name: 'Kept' }]);
+});
+
 t.test('processes opening one new file at once apply each migration once', async (t) => {
   const path = join(tempDir(t), 'shared.db');
   const storeModule = pathToFileURL(join(projectRoot, 'src', 'store', 'sqlite', 'sqlite-store.ts')).href;
