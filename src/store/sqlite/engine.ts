@@ -217,15 +217,9 @@ export class Engine {
   }
 
   #runWrites(batch: Write[]): void {
-    try {
-      this.#sql.beginImmediate.run();
-    } catch (error) {
-      if (isBusy(error)) return this.#waitForLock(batch);
-      for (const write of batch) write.reject(this.health.refuse(error));
-      return;
-    }
     let durable: Promise<unknown[]>;
     try {
+      this.#sql.beginImmediate.run();
       durable = commits.hasSubscribers
         ? commits.tracePromise(() => this.#commit(batch), {
             store: 'sqlite',
@@ -234,7 +228,9 @@ export class Engine {
           })
         : this.#commit(batch);
     } catch (error) {
-      // COMMIT or the transaction itself failed (a full disk, say): nothing of this batch is kept.
+      // A busy error outside a transaction is BEGIN's: another process holds the write lock (a busy COMMIT keeps
+      // its transaction). Any other failure, of BEGIN, COMMIT or the batch (a full disk, say), keeps none of it.
+      if (!this.#db.inTransaction && isBusy(error)) return this.#waitForLock(batch);
       if (this.#db.inTransaction) this.#sql.rollback.run();
       for (const write of batch) write.reject(this.health.refuse(error));
       return;

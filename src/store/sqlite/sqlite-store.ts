@@ -34,8 +34,9 @@ function prepare(db: SqliteDatabase) {
     nextPage: db.prepare(page(' AND id > ?')).raw().safeIntegers(),
     findToken: db.prepare('SELECT id, user, expires_at FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
     addToken: db.prepare(`INSERT INTO tokens (user, hash, created_at, expires_at) VALUES (?, ?, ${now}, ?)`),
+    // Expiry by the clock #findToken checks it against: this process's, which is SQLite's.
     listTokens: db.prepare(
-      'SELECT id, user, created_at AS createdAt, expires_at AS expiresAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM tokens ORDER BY id',
+      `SELECT id, user, created_at AS createdAt, expires_at AS expiresAt, coalesce(expires_at <= ${now}, 0) AS expired, last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM tokens ORDER BY id`,
     ),
     // Text comparison is time order: every time here has the same ISO form (strftime's %f and toISOString agree).
     noteUse: db.prepare('UPDATE tokens SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)'),
@@ -136,14 +137,9 @@ export class SqliteStore implements Store {
     return this.#engine.write(() => Number(this.#sql.addToken.run(user, bytes, expires).lastInsertRowid));
   }
 
-  listTokens(): Promise<TokenInfo[]> {
-    return this.#engine.read(() => {
-      const now = Date.now(); // the clock #findToken checks expiry against
-      return (this.#sql.listTokens.all() as Array<Omit<TokenInfo, 'expired'>>).map((token) => ({
-        ...token,
-        expired: token.expiresAt !== null && Date.parse(token.expiresAt) <= now,
-      }));
-    });
+  async listTokens(): Promise<TokenInfo[]> {
+    const rows = await this.#engine.read(() => this.#sql.listTokens.all() as Array<Omit<TokenInfo, 'expired'> & { expired: 0 | 1 }>);
+    return rows.map((token) => ({ ...token, expired: token.expired === 1 }));
   }
 
   revokeToken(id: number): Promise<boolean> {
