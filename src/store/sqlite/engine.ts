@@ -230,8 +230,8 @@ export class Engine {
     } catch (error) {
       // A busy error outside a transaction is BEGIN's: another process holds the write lock (a busy COMMIT keeps
       // its transaction). Any other failure, of BEGIN, COMMIT or the batch (a full disk, say), keeps none of it.
-      if (!this.#db.inTransaction && isBusy(error)) return this.#waitForLock(batch);
       if (this.#db.inTransaction) this.#sql.rollback.run();
+      else if (isBusy(error)) return this.#waitForLock(batch);
       for (const write of batch) write.reject(this.health.refuse(error));
       return;
     }
