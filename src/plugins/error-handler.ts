@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { isPublicError } from '../errors.js';
 import { BODY_LIMIT } from './json-body.js';
-import { methodsAt } from './route-table.js';
+import { methodsAt, type RouteEntry } from './route-table.js';
 
 interface ValidationIssue {
   keyword: string;
@@ -44,16 +44,22 @@ export function sendError(reply: FastifyReply, status: number, message: string):
   return reply.code(status).type('application/json; charset=utf-8').send({ error: status, message });
 }
 
+/** The answer to a method no route of the path serves: 405 with Allow when the path has routes, else 404. */
+export function noRoute(table: RouteEntry[], method: string, url: string): { status: 404 | 405; message: string; allow?: string } {
+  const path = url.split('?')[0]!;
+  const allowed = methodsAt(table, path);
+  // A route of this method that found nothing (a file under /docs/static that is not there) is 404.
+  if (allowed.length > 0 && !allowed.includes(method))
+    return { status: 405, message: `${method} is not allowed on ${clip(path)}; use ${allowed.join(' or ')}.`, allow: allowed.join(', ') };
+  return { status: 404, message: `There is nothing at ${method} ${clip(path)}; see /docs for the API.` };
+}
+
 export default fp(
   async function errorHandler(app: FastifyInstance) {
     app.setNotFoundHandler((request, reply) => {
-      const path = request.url.split('?')[0]!;
-      const allowed = methodsAt(app.routeTable, path);
-      if (allowed.length > 0) {
-        reply.header('allow', allowed.join(', '));
-        return sendError(reply, 405, `${request.method} is not allowed on ${clip(path)}; use ${allowed.join(' or ')}.`);
-      }
-      return sendError(reply, 404, `There is nothing at ${request.method} ${clip(path)}; see /docs for the API.`);
+      const { status, message, allow } = noRoute(app.routeTable, request.method, request.url);
+      if (allow !== undefined) reply.header('allow', allow);
+      return sendError(reply, status, message);
     });
 
     app.setErrorHandler((error: FastifyError, request, reply) => {

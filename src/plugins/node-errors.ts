@@ -2,12 +2,13 @@
 // not HTTP, slow or oversized headers, an Expect it cannot meet, no Host, a bad URL, an over-long
 // id): the Error shape with the API's security headers, like every other answer.
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DuplicateHost, MissingHost, UnsupportedExpectation } from '../errors.js';
-import { sendError } from './error-handler.js';
+import { noRoute, sendError } from './error-handler.js';
+import { refuseAfterAnswers } from './in-order.js';
 import { requestIdOf } from './request-id.js';
 import { API_SECURITY_HEADERS } from './security-headers.js';
 
@@ -15,17 +16,29 @@ import { API_SECURITY_HEADERS } from './security-headers.js';
 const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
 
 /** `requestId`: the request's, when Node had read its headers; otherwise a new one. */
-function errorAnswer(status: number, message: string, requestId: string = randomUUID()) {
+function errorAnswer(status: number, message: string, requestId: string = randomUUID(), more: Record<string, string> = {}) {
   const body = JSON.stringify({ error: status, message });
   // Connection: close: after a request Node could not read, the rest of the connection cannot be trusted.
   const headers = {
     ...API_SECURITY_HEADERS,
+    ...more,
     'x-request-id': requestId,
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
     connection: 'close',
   };
   return { body, headers };
+}
+
+/** Writes an error answer on a socket Node gave no response for, then ends it, never in place of the answers to the requests before it (in-order.ts). */
+function refuse(socket: Socket, answer: ReturnType<typeof errorAnswer> & { status: number }): void {
+  refuseAfterAnswers(socket, () => {
+    if (!socket.writable) return void socket.destroy();
+    const lines = Object.entries(answer.headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${lines}\r\n${answer.body}`);
+  });
 }
 
 /** Fastify's clientErrorHandler: errors Node raises before it has a request. */
@@ -41,11 +54,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       : status === 408
         ? 'The request took too long to arrive.'
         : 'The request is not valid HTTP.';
-  const { body, headers } = errorAnswer(status, message);
-  const lines = Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}\r\n${body}`);
+  refuse(socket, { status, ...errorAnswer(status, message) });
 }
 
 /** Fastify's frameworkErrors: the router's refusals, which come before any hook (the security headers' included). */
@@ -81,6 +90,12 @@ export default fp(
         requestIdOf(request),
       );
       response.writeHead(417, headers).end(body);
+    });
+    // Node hands CONNECT to a 'connect' listener and, with none, drops the socket unanswered. This is no
+    // proxy: the answer is the one any other method no route serves gets (405 with Allow, or 404).
+    app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
+      const { status, message, allow } = noRoute(app.routeTable, 'CONNECT', String(request.url));
+      refuse(socket, { status, ...errorAnswer(status, message, requestIdOf(request), allow === undefined ? {} : { allow }) });
     });
     // HTTP/1.1 requires exactly one Host (RFC 9112, 3.2). Node's own check (requireHostHeader, off in app.ts)
     // answers 400 with an empty body; here it is an error like any other, after the security headers' hook.

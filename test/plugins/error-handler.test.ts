@@ -17,6 +17,9 @@ t.test('unknown paths are 404 and wrong methods 405 with Allow, in the Error sha
   t.equal(deleteList.headers.allow, 'DELETE');
   t.equal((await inject(t, app, { method: 'HEAD', url: '/plants' })).status, 405, 'no undocumented HEAD routes');
   t.equal((await inject(t, app, { url: '/plants/' })).status, 404);
+  const missingFile = await inject(t, app, { url: '/docs/static/nothing.js' });
+  t.equal(missingFile.status, 404, 'a missing file under a route of its method is 404, not 405');
+  t.equal(missingFile.headers.allow, undefined);
   const badUrl = await inject(t, app, { url: '/plants/%E0%A4%A' });
   t.equal(badUrl.status, 400);
 });

@@ -67,8 +67,13 @@ t.test("Node's own refusals: the Error shape with the API's security headers", a
     ['headers over 16 KiB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, /headers are too large/],
     ['text that is not HTTP', 'HELLO THERE\r\n\r\n', 400, /not valid HTTP/],
     ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n', 400, /not valid HTTP/],
+    ['CONNECT to a host (this is no proxy)', 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n', 404, /nothing at CONNECT/],
   ];
   for (const [what, bytes, status, message] of cases) checkErrorAnswer(t, what, await raw(port, bytes), status, expected, message);
+  const connect = await raw(port, 'CONNECT /plants HTTP/1.1\r\nHost: x\r\nX-Request-Id: mine\r\n\r\n');
+  checkErrorAnswer(t, 'CONNECT /plants', connect, 405, expected, /CONNECT is not allowed on \/plants; use GET or POST/);
+  t.equal(connect.headers.allow, 'GET, POST', 'with Allow, as any method the path does not serve');
+  t.equal(connect.headers['x-request-id'], 'mine');
 });
 
 t.test("Fastify's own 413 and 415 carry them too (they come after the hooks)", async (t) => {

@@ -51,7 +51,7 @@ t.test('a client sending its body one byte a second is cut off', async (t) => {
   const { answer, seconds, sent } = await trickle(port, head, body);
   t.ok(seconds >= 2, `cut off after ${seconds} s (request timeout 2 s), not before`);
   t.ok(sent < body.length, `before the body was complete: ${sent} of ${body.length} bytes, one a second`);
-  if (answer !== '') t.match(answer, /^HTTP\/1.1 408 /, 'answered 408 when anything was said');
+  t.match(answer, /^HTTP\/1.1 408 /, 'answered 408');
 });
 
 t.test('an idle keep-alive connection is closed after the keep-alive timeout', async (t) => {
