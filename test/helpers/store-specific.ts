@@ -24,6 +24,7 @@ export const storeSpecificTests = [
   'test/reliability/races.test.ts',
   'test/reliability/shutdown-under-load.test.ts',
   'test/routes/health.test.ts',
+  'test/routes/plants-shared-file.test.ts',
   'test/routes/plants.test.ts',
   'test/server.test.ts',
   'test/store/postgres/postgres-store.test.ts',
