@@ -314,12 +314,15 @@ export interface components {
             };
         };
         /**
-         * @description The request body is not application/json, or its `charset` is not UTF-8 (JSON is
-         *     UTF-8, RFC 8259; leave the charset out or say `utf-8`). Bytes that are not UTF-8 in
-         *     a UTF-8 body are a 400. Nothing was changed.
+         * @description The request body is not application/json, its `charset` is not UTF-8 (JSON is
+         *     UTF-8, RFC 8259; leave the charset out or say `utf-8`), or it has a `Content-Encoding`
+         *     (such as gzip), which the service does not decode: send it uncompressed. Bytes that
+         *     are not UTF-8 in a UTF-8 body are a 400. Nothing was changed.
          */
         UnsupportedMediaType: {
             headers: {
+                /** @description `identity` when the refusal is of the body's `Content-Encoding` (RFC 9110, 12.5.3). */
+                "Accept-Encoding"?: "identity";
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };

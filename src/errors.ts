@@ -17,6 +17,11 @@ export const UnsupportedCharset = createError(
   'Send the JSON body in UTF-8 (charset=utf-8, or no charset at all), not charset=%s.',
   415,
 );
+export const UnsupportedContentEncoding = createError(
+  'PLANT_STORE_UNSUPPORTED_CONTENT_ENCODING',
+  'The body has Content-Encoding: %s, which this service does not decode; send it uncompressed, without Content-Encoding.',
+  415,
+);
 export const MissingHost = createError(
   'PLANT_STORE_MISSING_HOST',
   'The request has no Host header, which HTTP/1.1 requires (RFC 9112, section 3.2); send one.',

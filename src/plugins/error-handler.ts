@@ -69,6 +69,8 @@ export default fp(
       // Errors that know when a retry can succeed (a busy database) say so, as 429s do.
       const retryAfter = (error as { retryAfter?: unknown }).retryAfter;
       if (typeof retryAfter === 'number') reply.header('retry-after', retryAfter);
+      // A 415 for the body's coding names the one it takes (RFC 9110, 12.5.3).
+      if (error.code === 'PLANT_STORE_UNSUPPORTED_CONTENT_ENCODING') reply.header('accept-encoding', 'identity');
       const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
       // A refusal to retry later (a write past the lock's bound, a shed request) is not a fault of ours, but
       // an operator must see it: a warning, with the request id (the request's logger adds it).

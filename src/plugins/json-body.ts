@@ -4,7 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { parse } from 'lossless-json';
-import { InvalidJson, InvalidUtf8, UnsupportedCharset } from '../errors.js';
+import { InvalidJson, InvalidUtf8, UnsupportedCharset, UnsupportedContentEncoding } from '../errors.js';
 import { isDecimalInteger } from '../validation/integers.js';
 
 export const BODY_LIMIT = 16 * 1024;
@@ -56,6 +56,10 @@ export default fp(async function jsonBody(app: FastifyInstance) {
     const bytes = body as Buffer;
     // Some clients label a bodiless DELETE as JSON; only operations that take a body need one.
     if (bytes.length === 0 && request.routeOptions.schema?.body === undefined) return done(null, undefined);
+    // Compressed bytes read as JSON would be refused as bad UTF-8 or JSON, or worse, taken as sent.
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding !== undefined && encoding !== '' && encoding !== 'identity')
+      return done(new UnsupportedContentEncoding(encoding.length > 40 ? `${encoding.slice(0, 40)}...` : encoding), undefined);
     const charset = charsetOf(request.headers['content-type'] ?? '');
     if (charset !== undefined && !UTF8.has(charset))
       return done(new UnsupportedCharset(charset.length > 40 ? `${charset.slice(0, 40)}...` : charset), undefined);

@@ -1,5 +1,6 @@
 // Bodies are UTF-8 JSON, as RFC 8259 requires: bytes that are not UTF-8 are refused with 400 and a
 // charset other than UTF-8 with 415, never decoded into something else and stored.
+import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 
@@ -56,6 +57,41 @@ t.test('a charset other than UTF-8 answers 415 and stores nothing', async (t) =>
     t.match(reply.json().message, /UTF-8/, type);
   }
   t.same(await listed(), []);
+});
+
+t.test('a compressed body answers 415 with Accept-Encoding: identity and stores nothing', async (t) => {
+  const { app, auth, listed } = await setup(t);
+  const plain = '{"id":1,"name":"cafe"}';
+  const cases: Array<[string, string | Buffer]> = [
+    ['gzip', gzipSync(plain)],
+    ['GZIP', gzipSync(plain)],
+    ['br', plain], // not even compressed: the header alone is refused, as the bytes cannot be trusted to be what it says
+    ['deflate, gzip', plain],
+  ];
+  for (const [encoding, payload] of cases) {
+    const reply = await inject(t, app, {
+      method: 'POST',
+      url: '/plants',
+      headers: { ...auth, 'content-type': 'application/json', 'content-encoding': encoding },
+      payload,
+    });
+    t.equal(reply.status, 415, encoding);
+    t.equal(reply.headers['accept-encoding'], 'identity', encoding);
+    t.match(
+      reply.json().message,
+      new RegExp(`^The body has Content-Encoding: ${encoding.toLowerCase()}, .*send it uncompressed`),
+      encoding,
+    );
+  }
+  t.same(await listed(), []);
+  const identity = await inject(t, app, {
+    method: 'POST',
+    url: '/plants',
+    headers: { ...auth, 'content-type': 'application/json', 'content-encoding': 'identity' },
+    payload: plain,
+  });
+  t.equal(identity.status, 200, 'identity is no coding at all');
+  t.equal(identity.headers['accept-encoding'], undefined);
 });
 
 t.test('UTF-8, said or not, is accepted, and non-ASCII names are kept byte for byte', async (t) => {
