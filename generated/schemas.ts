@@ -68,7 +68,7 @@ export const componentSchemas = [
     "properties": {
       "id": {
         "type": "integer",
-        "description": "Identification number of the plant, unique per user: any signed 64-bit\ninteger, written as a plain JSON integer (no fraction, exponent or\nquotes); it is kept exactly, also beyond 2^53.\n"
+        "description": "Identification number of the plant, unique per user: any signed 64-bit\ninteger, written as a plain JSON integer (no fraction, exponent, quotes\nor `-0`); it is kept exactly, also beyond 2^53.\n"
       },
       "name": {
         "type": "string",
@@ -211,7 +211,7 @@ export const operations = {
         "additionalProperties": false,
         "properties": {
           "id": {
-            "description": "Identification number of the plant, unique per user: any signed 64-bit\ninteger, written as a plain JSON integer (no fraction, exponent or\nquotes); it is kept exactly, also beyond 2^53.\n",
+            "description": "Identification number of the plant, unique per user: any signed 64-bit\ninteger, written as a plain JSON integer (no fraction, exponent, quotes\nor `-0`); it is kept exactly, also beyond 2^53.\n",
             "exactInteger": {
               "format": "int64",
               "text": false

@@ -191,8 +191,8 @@ export interface components {
             /**
              * Format: int64
              * @description Identification number of the plant, unique per user: any signed 64-bit
-             *     integer, written as a plain JSON integer (no fraction, exponent or
-             *     quotes); it is kept exactly, also beyond 2^53.
+             *     integer, written as a plain JSON integer (no fraction, exponent, quotes
+             *     or `-0`); it is kept exactly, also beyond 2^53.
              * @example 42
              */
             id: number | bigint;
@@ -274,7 +274,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": 400,
-                 *       "message": "params.id must be a decimal integer from -9223372036854775808 to 9223372036854775807."
+                 *       "message": "params.id must be a decimal integer (not -0) from -9223372036854775808 to 9223372036854775807."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -613,7 +613,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The id of the plant, in decimal, with an optional leading minus sign.
+                 * @description The id of the plant, in decimal, with an optional leading minus sign (`-0` is not one).
                  * @example 42
                  */
                 id: number | bigint;

@@ -31,7 +31,11 @@ export function exactIntegerKeyword(ajv: Ajv): Ajv {
       const range = INTEGER_RANGES[rule.format];
       const min = rule.minimum === undefined ? range.min : BigInt(rule.minimum);
       const max = rule.maximum === undefined ? range.max : BigInt(rule.maximum);
-      const written = rule.text ? 'a decimal integer' : 'a JSON integer (no fraction, exponent or quotes)';
+      // -0 is named only where it looks in range: it is refused as not written as an integer is.
+      const signed = min < 0n;
+      const written = rule.text
+        ? `a decimal integer${signed ? ' (not -0)' : ''}`
+        : `a JSON integer (no fraction, exponent${signed ? ', quotes or -0' : ' or quotes'})`;
       const validate: DataValidateFunction = (data: unknown, context?: DataValidationCxt) => {
         const value = toBigint(data, rule.text);
         if (value === undefined || value < min || value > max) {
