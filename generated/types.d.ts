@@ -264,7 +264,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The id in the path is not a decimal int64; the message says so. Nothing was changed. */
+        /**
+         * @description The id in the path is not a decimal int64, or the request has a JSON body that does not
+         *     parse (this operation reads none: send no body); the message says which. Nothing was changed.
+         */
         BadPlantId: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

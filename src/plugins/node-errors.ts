@@ -30,7 +30,10 @@ function errorAnswer(status: number, message: string, requestId: string = random
   return { body, headers };
 }
 
-/** Writes an error answer on a socket Node gave no response for, then ends it, never in place of the answers to the requests before it (in-order.ts). */
+/**
+ * Writes an error answer on a socket Node gave no response for, then ends it: after the answers
+ * to the requests before it on the connection, never in their place (in-order.ts).
+ */
 function refuse(socket: Socket, answer: ReturnType<typeof errorAnswer> & { status: number }): void {
   refuseAfterAnswers(socket, () => {
     if (!socket.writable) return void socket.destroy();

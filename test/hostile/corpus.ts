@@ -147,6 +147,14 @@ const contentTypes: HostileCase[] = [
   { name: 'huge body', method: 'POST', body: `[${'1,'.repeat(500_000)}1]`, status: 413 },
   { name: 'text body on DELETE', method: 'DELETE', url: '/plants/1', contentType: 'text/plain', body: 'x', status: 415 },
   { name: 'huge body on DELETE', method: 'DELETE', url: '/plants/1', body: `"${'a'.repeat(20_000)}"`, status: 413 },
+  {
+    name: 'JSON body that does not parse on DELETE',
+    method: 'DELETE',
+    url: '/plants/1',
+    body: '{"x":',
+    status: 400,
+    message: /not valid JSON/,
+  },
 ];
 
 const queries: HostileCase[] = [
