@@ -10,6 +10,7 @@ interface Sent {
   path: string;
   body?: string;
   type?: string;
+  encoding?: string;
   accept?: string;
   token?: 'alice' | 'bob' | 'unknown' | 'none';
 }
@@ -57,6 +58,8 @@ const REQUESTS: Sent[] = [
   { method: 'POST', path: '/plants', body: '{"id":5,"name":"x","name":"x"}' },
   { method: 'POST', path: '/plants', body: '{"id":2,"name":"x"}', type: 'text/plain' },
   { method: 'POST', path: '/plants', body: '{"id":2,"name":"x"}', type: 'application/json; charset=latin1' },
+  { method: 'POST', path: '/plants', body: '{"id":2,"name":"x"}', encoding: 'gzip' },
+  { method: 'POST', path: '/plants', body: '{"id":2,"name":"x"}', encoding: 'identity' },
   { method: 'POST', path: '/plants', body: `{"id":2,"name":"x"${' '.repeat(17 * 1024)}}` },
   { method: 'POST', path: '/plants', body: '{"id":3,"name":"x"}', token: 'none' },
   { method: 'POST', path: '/plants', body: '{"id":3,"name":"x"}', token: 'unknown' },
@@ -92,7 +95,7 @@ const REQUESTS: Sent[] = [
 ];
 
 /** Ids that differ per deployment: request ids and the cursor's opaque text are left out of the comparison. */
-const HEADERS = ['content-type', 'location', 'www-authenticate', 'allow'];
+const HEADERS = ['content-type', 'location', 'www-authenticate', 'allow', 'accept-encoding'];
 
 t.test('the mock answers as the service does', async (t) => {
   const app = await buildTestApp(t);
@@ -108,6 +111,7 @@ t.test('the mock answers as the service does', async (t) => {
       headers: {
         ...(token === '' ? {} : { authorization: `Bearer ${token}` }),
         ...(sent.body === undefined ? {} : { 'content-type': sent.type ?? 'application/json' }),
+        ...(sent.encoding === undefined ? {} : { 'content-encoding': sent.encoding }),
         ...(sent.accept === undefined ? {} : { accept: sent.accept }),
       },
       ...(sent.body === undefined ? {} : { body: sent.body }),

@@ -55,6 +55,9 @@ async function readBody(request: Request, required: boolean): Promise<unknown> {
   if (bytes.length > BODY_LIMIT) throw new Refusal(413, `The request body is larger than ${BODY_LIMIT} bytes.`);
   const media = type?.split(';', 1)[0]!.trim().toLowerCase();
   if (media !== 'application/json') throw new Refusal(415, `Send the body as application/json, not ${type ?? 'without a Content-Type'}.`);
+  const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity')
+    throw new Refusal(415, `The body has Content-Encoding: ${encoding}; send it uncompressed.`, { 'accept-encoding': 'identity' });
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(type!)?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
     throw new Refusal(415, `Send the body in UTF-8 (charset=utf-8), not ${charset}.`);
