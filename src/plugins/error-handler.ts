@@ -72,6 +72,10 @@ export default fp(
       // A 415 for the body's coding names the one it takes (RFC 9110, 12.5.3).
       if (error.code === 'PLANT_STORE_UNSUPPORTED_CONTENT_ENCODING') reply.header('accept-encoding', 'identity');
       const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
+      // @fastify/static (the docs' files) refuses a path that climbs out of its folder with 403: to a client,
+      // as for any path, there is nothing there. No answer of the API is a 403.
+      if (status === 403 && !isPublicError(error))
+        return sendError(reply, 404, noRoute(app.routeTable, request.method, request.url).message);
       // A refusal to retry later (a write past the lock's bound, a shed request) is not a fault of ours, but
       // an operator must see it: a warning, with the request id (the request's logger adds it).
       if (status === 503 && (isPublicError(error) || typeof retryAfter === 'number')) {

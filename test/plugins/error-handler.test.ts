@@ -1,6 +1,8 @@
 // Every non-2xx is the Error shape; a real database fault gives a 500 that reveals nothing.
+import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { bearer, buildTestApp, inject, testConfig, tokenFor } from '../helpers/app.js';
+import { pipeline } from '../helpers/pipeline.js';
 import { breakStore } from '../helpers/store-under-test.js';
 import { buildApp } from '../../src/app.js';
 
@@ -20,6 +22,13 @@ t.test('unknown paths are 404 and wrong methods 405 with Allow, in the Error sha
   const missingFile = await inject(t, app, { url: '/docs/static/nothing.js' });
   t.equal(missingFile.status, 404, 'a missing file under a route of its method is 404, not 405');
   t.equal(missingFile.headers.allow, undefined);
+  // Sent as it is (inject, like most clients, would resolve the dots): the docs' file server refuses it.
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const [climbing] = await pipeline((app.server.address() as AddressInfo).port, [
+    'GET /docs/static/../../openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n',
+  ]);
+  t.equal(climbing!.status, 404, 'a path that climbs out of the docs folder is 404, as nothing is there');
+  t.match(climbing!.body, /^\{"error":404,"message":"There is nothing at GET \/docs\/static\/\.\.\/\.\.\/openapi\.yaml/);
   const badUrl = await inject(t, app, { url: '/plants/%E0%A4%A' });
   t.equal(badUrl.status, 400);
 });
