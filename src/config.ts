@@ -59,13 +59,19 @@ type Camel<S extends string> = S extends `${infer H}_${infer R}` ? `${Lowercase<
 
 export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
   const data = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== '')); // empty is unset
+  const rules: Record<string, { type?: string; description?: string }> = configSchema.properties;
+  // The value quoted as JSON (one line, whatever it holds), without a URL's user and password.
+  const shown = (name: string) => JSON.stringify(raw[name]?.replace(/\/\/[^/?#]*@/, '//…@'));
+  const refusal = (names: Iterable<string>) =>
+    new ConfigError([...names].map((name) => `${name} must be ${rules[name]?.description}, not ${shown(name)}`).join('; '));
+  // Ajv would read " " as 0 and "0x10", "1e3" or "Infinity" as numbers: a whole number is decimal digits.
+  const notDecimal = Object.keys(data).filter((name) => rules[name]?.type === 'integer' && !/^\d+$/.test(data[name]!));
+  if (notDecimal.length > 0) throw refusal(notDecimal);
   let env: Static<typeof configSchema>;
   try {
     env = envSchema<Static<typeof configSchema>>({ schema: configSchema, data, env: false });
   } catch (error) {
-    const names = new Set(((error as { errors?: Array<{ instancePath: string }> }).errors ?? []).map((e) => e.instancePath.slice(1)));
-    const rules: Record<string, { description?: string }> = configSchema.properties;
-    throw new ConfigError([...names].map((name) => `${name} must be ${rules[name]?.description}, not "${raw[name]}"`).join('; '));
+    throw refusal(new Set(((error as { errors?: Array<{ instancePath: string }> }).errors ?? []).map((e) => e.instancePath.slice(1))));
   }
   const camel = Object.fromEntries(
     Object.entries(env).map(([key, value]) => [key.toLowerCase().replace(/_(.)/g, (_, c: string) => c.toUpperCase()), value]),
@@ -106,6 +112,9 @@ function secretUrl(name: string, value: string | undefined, valid: RegExp, wante
     throw new ConfigError(`${name} must be ${wanted}, not ${scheme ? `a ${scheme} one` : 'a value without that scheme'}`);
   if (value && (!URL.canParse(value) || (name === 'REDIS_URL' && new URL(value).hostname === '')))
     throw new ConfigError(`${name} must be ${wanted}; this ${scheme} URL does not parse or names no host`);
+  // Redis reads the path as a database number: anything else would fail only at the connection's first use.
+  if (value && name === 'REDIS_URL' && !/^(\/\d*)?$/.test(new URL(value).pathname))
+    throw new ConfigError(`${name} must be ${wanted}; the path of this ${scheme} URL is not a database number (such as /2)`);
   return value;
 }
 

@@ -95,6 +95,13 @@ t.test('a bad Redis setting is a ConfigError naming the variable, never repeatin
     ['REDIS_URL', 'redis:/hunter2', /^REDIS_URL must be .* not a redis: one$/],
     ['REDIS_URL', 'redis://:hunter2@', /^REDIS_URL must be .*; this redis: URL does not parse or names no host$/],
     ['REDIS_URL', 'rediss://:hunter2@[::1', /^REDIS_URL must be .*; this rediss: URL does not parse or names no host$/],
+    // ioredis would run SELECT NaN at its first connection, and the process would stop then, naming nothing.
+    [
+      'REDIS_URL',
+      'redis://:hunter2@redis.internal/notanumber',
+      /^REDIS_URL must be .*; the path of this redis: URL is not a database number/,
+    ],
+    ['REDIS_URL', 'redis://:hunter2@redis.internal/2/x', /^REDIS_URL must be .*; the path of this redis: URL is not a database number/],
     ['REDIS_KEY_PREFIX', 'plant store:', /^REDIS_KEY_PREFIX must be 1 to 100 printable characters without spaces/],
     ['REDIS_KEY_PREFIX', 'x'.repeat(101), /^REDIS_KEY_PREFIX must be/],
   ];
@@ -232,4 +239,34 @@ t.test('METRICS_PORT: off unless set, never the API port', async (t) => {
     [{ METRICS_PORT: 'on' }, /^METRICS_PORT must be a whole number/],
   ];
   for (const [env, message] of cases) t.throws(() => loadConfig(env), { constructor: ConfigError, message }, JSON.stringify(env));
+});
+
+t.test('a whole number is decimal digits: what a number parser would also take stops start-up', async (t) => {
+  // A blank RATE_LIMIT_PER_MINUTE was read as 0, which turns the limit off; 0x9A01 and 1e3 as ports.
+  const cases: Array<[string, string]> = [
+    ['RATE_LIMIT_PER_MINUTE', ' '],
+    ['RATE_LIMIT_PER_MINUTE', '\t'],
+    ['RATE_LIMIT_PER_MINUTE', 'Infinity'],
+    ['PORT', '0x9A01'],
+    ['PORT', '1e3'],
+    ['PORT', ' 3000'],
+    ['METRICS_PORT', ' '],
+    ['REQUEST_TIMEOUT_MS', '3e4'],
+    ['DATABASE_POOL_SIZE', '+5'],
+  ];
+  for (const [name, value] of cases) {
+    const error = t.throws(() => loadConfig({ [name]: value }), `${name}=${JSON.stringify(value)}`) as Error;
+    t.ok(error instanceof ConfigError, 'a ConfigError');
+    t.ok(error.message.startsWith(`${name} must be a whole number from `), error.message);
+    t.ok(error.message.endsWith(`, not ${JSON.stringify(value)}`), 'the value as it was set, quoted');
+  }
+  t.equal(loadConfig({ PORT: '3001' }).port, 3001, 'digits are read as before');
+});
+
+t.test('a refusal is one line, and never shows the user and password of a URL', async (t) => {
+  const newline = t.throws(() => loadConfig({ PORT: '39410\nFAKE LINE' })) as Error;
+  t.equal(newline.message, 'PORT must be a whole number from 0 to 65535, not "39410\\nFAKE LINE"');
+  const issuer = t.throws(() => loadConfig({ OIDC_ISSUER: 'https://u:hunter2@idp.example.com/', OIDC_AUDIENCE: 'a' })) as Error;
+  t.match(issuer.message, /^OIDC_ISSUER must be .*, not "https:\/\/…@idp\.example\.com\/"$/);
+  t.notMatch(issuer.message, /hunter2/);
 });

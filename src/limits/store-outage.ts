@@ -37,8 +37,10 @@ export class StoreOutage {
   #warn(error: Error): void {
     if (this.#down || this.#closing) return;
     this.#down = true;
+    // Not the error object itself: ioredis attaches the failed command and its arguments, AUTH's password among them.
+    const { name, message, code } = error as Error & { code?: unknown };
     this.log.warn(
-      { err: error },
+      { err: { type: name, message, code } },
       'Redis is unreachable: the rate limits fail open (requests are let through, failed authentications are counted per instance) until it answers again',
     );
   }

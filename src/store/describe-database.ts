@@ -1,5 +1,5 @@
 // Names the database a configuration points at, for people: an absolute SQLite path, or a
-// PostgreSQL URL without its password.
+// PostgreSQL URL without its password or query.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config.js';
@@ -14,7 +14,9 @@ export interface DatabaseDescription {
 export function describeDatabase(config: Pick<Config, 'databasePath' | 'databaseUrl'>): DatabaseDescription {
   if (config.databaseUrl !== undefined) {
     const url = new URL(config.databaseUrl);
+    // pg also reads a password from the query (?password=): none of the query is shown.
     url.password = '';
+    url.search = '';
     return { text: `PostgreSQL ${url.href}`, isNewFile: false };
   }
   const path = resolve(config.databasePath);

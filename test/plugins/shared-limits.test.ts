@@ -216,6 +216,18 @@ if (skip !== undefined) {
     t.equal(warnings(logs).length, 1, 'still one warning for the outage');
   });
 
+  t.test('a Redis that refuses the password: the warning names the refusal, never the password', async (t) => {
+    const redis = await startRedis(t);
+    const look = inspector(t, redis);
+    await look.config('SET', 'requirepass', 'the-right-one');
+    const wrong = `redis://:not-the-password-${Date.now()}@${new URL(redis.url).host}`;
+    const { url, token, logs } = await running(t, { redisUrl: wrong, rateLimitPerMinute: 2 });
+    t.equal((await fetchChecked(t, url, '/plants', { headers: bearer(token) })).status, 200, 'fails open');
+    await until(() => warnings(logs).length > 0, 5000, 'the warning');
+    t.match(warnings(logs)[0]?.err?.message, /WRONGPASS|NOAUTH|invalid/i, 'the warning says why');
+    t.notMatch(JSON.stringify(logs), /not-the-password/, 'no log line holds the password');
+  });
+
   t.test('an unreachable Redis at start: the service starts, answers, and warns once', async (t) => {
     const nobody = await freePort();
     const started = Date.now();
