@@ -2,7 +2,7 @@
 // for every request as it is now (not as it was at start-up), and tokens are never written.
 import Fastify from 'fastify';
 import t from 'tap';
-import { loggerOptions } from '../../src/logging/logger.js';
+import { loggerOptions, redactUrl } from '../../src/logging/logger.js';
 
 async function appLogging(level: string) {
   const lines: Array<Record<string, unknown>> = [];
@@ -73,9 +73,23 @@ t.test('tokens are never written: not from the query string, not from the Author
   const { app, lines } = await appLogging('info');
   const token = `pst_${'A'.repeat(43)}`;
   await app.inject({ url: `/quiet?access_token=${token}&x=1`, headers: { authorization: `Bearer ${token}` } });
-  t.match(lines[0], { msg: 'incoming request', req: { method: 'GET', url: '/quiet?access_token=pst_[redacted]&x=1' } });
+  t.match(lines[0], { msg: 'incoming request', req: { method: 'GET', url: '/quiet?[redacted]&[redacted]' } });
   t.notMatch(JSON.stringify(lines), /pst_A/);
   await app.close();
+});
+
+t.test('a logged URL keeps limit and cursor, and no token in any spelling', async (t) => {
+  const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl';
+  const cases: Array<[string, string]> = [
+    ['/plants?limit=20&cursor=djE6MTA', '/plants?limit=20&cursor=djE6MTA'],
+    [`/plants?access_token=${jwt}`, '/plants?[redacted]'],
+    [`/plants?limit=5&access_token=pst%5F${'B'.repeat(43)}`, '/plants?limit=5&[redacted]'],
+    [`/plants?pst_${'C'.repeat(43)}`, '/plants?[redacted]'],
+    [`/plants?cursor=pst%5f${'D'.repeat(43)}`, '/plants?cursor=pst_[redacted]'],
+    [`/plants/pst_${'E'.repeat(43)}`, '/plants/pst_[redacted]'],
+    ['/healthz', '/healthz'],
+  ];
+  for (const [url, logged] of cases) t.equal(redactUrl(url), logged, url);
 });
 
 t.test('silent is no logger at all', async (t) => {
