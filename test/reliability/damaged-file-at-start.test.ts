@@ -1,6 +1,6 @@
 // A damaged SQLite file stops the start with a message naming the file, what is wrong and how to
 // recover (garbage, a bad header, a truncated file, damaged pages); `plant-store check` reads it all.
-import { closeSync, openSync, readFileSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
@@ -95,6 +95,20 @@ for (const [name, { damage, problem }] of Object.entries(damages)) {
     t.match(checked.stderr, `the SQLite database ${path} is damaged`);
   });
 }
+
+t.test('a damaged file in rollback-journal mode (as .recover or other tools leave one) is refused unchanged', async (t) => {
+  const path = await healthyFile(t);
+  const db = new Database(path);
+  db.pragma('journal_mode = DELETE');
+  db.close();
+  overwrite(path, statSync(path).size - pageSize(path), Buffer.alloc(pageSize(path), 0xab));
+  const before = readFileSync(path);
+  const started = await serveOnce({ DATABASE_PATH: path, DATABASE_URL: '', BOOTSTRAP_TOKEN: 'off' });
+  t.equal(started.code, 1, 'refused');
+  t.match(started.stderr, `the SQLite database ${path} is damaged`);
+  t.ok(readFileSync(path).equals(before), 'not one byte of it changed (switching it to WAL writes its header)');
+  t.notOk(existsSync(`${path}-wal`), 'and no WAL was made beside it');
+});
 
 t.test('check on a healthy file says ok, exit 0', async (t) => {
   const path = await healthyFile(t);

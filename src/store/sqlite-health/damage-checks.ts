@@ -47,6 +47,8 @@ export function damagedOr(path: string, error: unknown): unknown {
 export function quickCheck(path: string): void {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
+    // Start-up only: another process may be making the same new file (switching it to WAL, migrating it).
+    db.pragma('busy_timeout = 5000');
     const pages = db.pragma('page_count', { simple: true }) as number;
     const tables =
       pages <= QUICK_CHECK_PAGE_LIMIT

@@ -60,10 +60,10 @@ export function openDatabase(path: string): SqliteDatabase {
   try {
     // Opening may wait for another process (start-up only, so blocking is fine): migrations take the write lock.
     db.pragma('busy_timeout = 5000');
+    if (path !== ':memory:') quickCheck(path); // before WAL and migrations: nothing is written to a damaged file
     useWal(db, 5000);
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    if (path !== ':memory:') quickCheck(path); // before migrating: nothing is written to a damaged file
     migrate(db);
   } catch (error) {
     db.close();
