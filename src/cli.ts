@@ -63,6 +63,14 @@ function createArguments(args: string[]): { user: string; expiresAt: Date | null
   }
 }
 
+/** Writes to stdout and resolves once written: a reader gone (EPIPE) or a full disk is an error here, not an unhandled event later. */
+function writeOut(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.once('error', reject);
+    process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
 const TOKEN_COLUMNS = ['ID', 'USER', 'CREATED', 'STATE', 'EXPIRES', 'LAST USED'];
 
 /** One tab-separated line: the first four columns are as they were before expiry existed, so scripts that cut them keep working. */
@@ -82,7 +90,15 @@ async function tokenCommand(args: string[]): Promise<void> {
   try {
     if (create !== undefined) {
       const { id, token } = await createToken(store, create.user, create.expiresAt);
-      process.stdout.write(`${token}\n`);
+      // A token nobody saw must not stay usable: a reader gone or a full disk revokes it.
+      try {
+        await writeOut(`${token}\n`);
+      } catch (error) {
+        await store.revokeToken(id);
+        throw new Error(`the token could not be written to stdout (${(error as Error).message}), so token ${id} was revoked`, {
+          cause: error,
+        });
+      }
       const expiry = create.expiresAt === null ? 'never expires' : `expires at ${create.expiresAt.toISOString()}`;
       process.stderr.write(`created token ${id} for ${create.user}; it ${expiry}\n`);
     } else if (action === 'list' && argument === undefined) {

@@ -1,11 +1,13 @@
 // The `plant-store token` commands against the same database the server uses.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import t from 'tap';
 import { createToken } from '../src/auth/tokens.js';
 import { openStore } from '../src/store/open-store.js';
 import { fetchChecked, tempDir } from './helpers/app.js';
 import { freshStore, onlyOn, storeKind } from './helpers/store-under-test.js';
-import { freePort, runCli, startServer } from './helpers/process.js';
+import { projectRoot } from './helpers/paths.js';
+import { cliCommand, finished, freePort, runCli, startServer } from './helpers/process.js';
 
 t.test('token create, list and revoke, on a database that does not exist yet', async (t) => {
   // For SQLite, in folders that do not exist yet either.
@@ -36,6 +38,37 @@ t.test('token create, list and revoke, on a database that does not exist yet', a
 });
 
 const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/.source;
+
+t.test('token create whose stdout cannot take the token revokes it and fails', onlyOn('sqlite'), async (t) => {
+  const env = { DATABASE_PATH: join(tempDir(t), 'plants.db'), DATABASE_URL: '' };
+  const [node, args] = cliCommand(['token', 'create']);
+  const quoted = [node, ...args].map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(' ');
+  // A reader that has gone (EPIPE: `true` exits long before the database is open); a full disk.
+  for (const [what, redirect] of [
+    ['a reader gone', `${quoted} piped | true`],
+    ['a full disk', `${quoted} full > /dev/full`],
+  ]) {
+    const child = spawn('bash', ['-c', `set -o pipefail; ${redirect!}`], {
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const done = await finished(child);
+    t.not(done.code, 0, `${what}: a failure`);
+    t.match(done.stderr, /the token could not be written to stdout .*, so token \d+ was revoked/, `${what}: says so`);
+  }
+  const listed = await runCli(['token', 'list'], env);
+  const states = listed.stdout
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split('\t')[3]);
+  t.equal(states.length, 2);
+  t.ok(
+    states.every((state) => state?.startsWith('revoked')),
+    `none is usable: ${states.join(', ')}`,
+  );
+});
 
 t.test('token create --expires-in and --expires-at; token list shows expiry, state and last use', async (t) => {
   const { env } = await freshStore(t);
