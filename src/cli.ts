@@ -86,6 +86,12 @@ async function tokenCommand(args: string[]): Promise<void> {
   if (create === undefined && extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
   if (action === 'revoke' && argument === undefined)
     throw new UsageError('a token id is missing: plant-store token revoke <id> (see "plant-store token list")');
+  // Ids the store hands out: positive, and exact as a JavaScript number.
+  const revokeId = action === 'revoke' ? parseDecimalInteger(argument!, 1n, BigInt(Number.MAX_SAFE_INTEGER)) : undefined;
+  if (action === 'revoke' && revokeId === undefined) throw new UsageError(`"${argument}" is not a token id; see "plant-store token list"`);
+  // Every mistake of the command line is told before a database is opened (or created).
+  if (create === undefined && !(action === 'list' && argument === undefined) && action !== 'revoke')
+    throw new UsageError(`unknown token command: ${args.join(' ')}`);
   const store = await openAnnounced();
   try {
     if (create !== undefined) {
@@ -101,17 +107,12 @@ async function tokenCommand(args: string[]): Promise<void> {
       }
       const expiry = create.expiresAt === null ? 'never expires' : `expires at ${create.expiresAt.toISOString()}`;
       process.stderr.write(`created token ${id} for ${create.user}; it ${expiry}\n`);
-    } else if (action === 'list' && argument === undefined) {
+    } else if (action === 'list') {
       const tokens = await store.listTokens();
       process.stdout.write([TOKEN_COLUMNS.join('\t'), ...tokens.map(tokenLine)].join('\n') + '\n');
-    } else if (action === 'revoke' && argument !== undefined) {
-      // Ids the store hands out: positive, and exact as a JavaScript number.
-      const id = parseDecimalInteger(argument, 1n, BigInt(Number.MAX_SAFE_INTEGER));
-      if (id === undefined) throw new UsageError(`"${argument}" is not a token id; see "plant-store token list"`);
-      if (!(await store.revokeToken(Number(id)))) throw new Error(`no active token has id ${argument}; see "plant-store token list"`);
-      process.stderr.write(`revoked token ${argument}\n`);
     } else {
-      throw new UsageError(`unknown token command: ${args.join(' ')}`);
+      if (!(await store.revokeToken(Number(revokeId)))) throw new Error(`no active token has id ${argument}; see "plant-store token list"`);
+      process.stderr.write(`revoked token ${argument}\n`);
     }
   } finally {
     await store.close();

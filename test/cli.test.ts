@@ -180,10 +180,17 @@ t.test('mistakes are explained', async (t) => {
     t.match(result.stderr, `plant-store: ${message}`);
     t.match(result.stderr, /Usage:/);
   }
-  for (const args of [['token', 'revoke', 'abc'], ['token', 'frobnicate'], ['migrate', 'now'], ['frobnicate']]) {
+  for (const args of [
+    ['token', 'revoke', 'abc'],
+    ['token', 'frobnicate'],
+    ['token', 'list', 'extra'],
+    ['migrate', 'now'],
+    ['frobnicate'],
+  ]) {
     const result = await runCli(args, env);
     t.equal(result.code, 2, args.join(' '));
     t.match(result.stderr, /Usage:/);
+    t.notMatch(result.stderr, /using the/, `${args.join(' ')}: told before any database is opened`);
   }
   const badUser = await runCli(['token', 'create', 'no spaces'], env);
   t.equal(badUser.code, 1);
