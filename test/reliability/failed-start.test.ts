@@ -1,13 +1,15 @@
 // A start that fails (port taken, HOST not an address, metrics port taken) names its setting, leaves no port
 // listening and creates no bootstrap token; a start that finds no token and may not print one says how to make one.
 import { spawn } from 'node:child_process';
+import { chmodSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
 import t from 'tap';
 import { freshStore } from '../helpers/store-under-test.js';
 import { tempDir } from '../helpers/app.js';
 import { projectRoot } from '../helpers/paths.js';
-import { cliCommand, freePort, runCli, startServer } from '../helpers/process.js';
+import { cliCommand, finished, freePort, runCli, startServer } from '../helpers/process.js';
 import { onlyOn } from '../helpers/store-under-test.js';
 import { until } from '../helpers/until.js';
 
@@ -83,6 +85,26 @@ t.test('DATABASE_PATH that cannot be opened: the message names the setting and t
   const result = await runCli(['serve'], { DATABASE_PATH: folder, DATABASE_URL: '', PORT: String(await freePort()) });
   t.equal(result.code, 1);
   t.match(result.stderr, `DATABASE_PATH: cannot open the SQLite database ${folder}: it is a folder`);
+});
+
+t.test('a SQLite file this process may not write stops start-up, named; it is never served read-only', onlyOn('sqlite'), async (t) => {
+  const path = join(tempDir(t), 'plants.db');
+  t.equal((await runCli(['token', 'create', 'alice'], { DATABASE_PATH: path, DATABASE_URL: '' })).code, 0);
+  chmodSync(path, 0o444);
+  // Root may write any file: without its capabilities (setpriv, util-linux) it is held to the file's mode, as any user is.
+  const [node, args] = cliCommand(['serve']);
+  const asUser = process.getuid?.() === 0 ? ['setpriv', '--inh-caps=-all', '--bounding-set=-all', node, ...args] : [node, ...args];
+  const child = spawn(asUser[0]!, asUser.slice(1), {
+    cwd: projectRoot,
+    env: { ...process.env, DATABASE_PATH: path, DATABASE_URL: '', PORT: String(await freePort()) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000); // a start that serves the file would run for ever
+  const result = await finished(child);
+  clearTimeout(killer);
+  t.equal(result.code, 1, 'exit 1, not a service that answers every write 500');
+  t.match(result.stderr, `DATABASE_PATH: cannot open the SQLite database ${path}: this process may not write to it`);
+  t.notMatch(result.stdout + result.stderr, /Server listening/);
 });
 
 t.test('an OIDC_ISSUER that cannot be used is a warning at start with the real cause; start-up goes on', async (t) => {

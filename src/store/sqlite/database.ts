@@ -1,6 +1,6 @@
 // Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date. The engine
 // then sets the store's connection to sync off the event loop and never wait for a lock (engine.ts).
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { damagedOr, quickCheck } from '../sqlite-health/damage-checks.js';
@@ -45,12 +45,29 @@ function useWal(db: SqliteDatabase, timeoutMs: number): void {
 
 /** better-sqlite3 says "unable to open database file" without the path; this says which and why. */
 function openFile(path: string): SqliteDatabase {
+  let db: SqliteDatabase;
   try {
-    return new Database(path);
+    db = new Database(path);
   } catch (error) {
     const folder = existsSync(path) && statSync(path).isDirectory();
     const reason = folder ? 'it is a folder; DATABASE_PATH must name a file' : (error as Error).message;
     throw new Error(`cannot open the SQLite database ${resolve(path)}: ${reason}`, { cause: error });
+  }
+  // SQLite opens a file this process may not write read-only, without a word: the service would start, say
+  // it is ready, and answer every write 500.
+  if (path !== ':memory:' && !canWrite(path)) {
+    db.close();
+    throw new Error(`cannot open the SQLite database ${resolve(path)}: this process may not write to it (its permissions)`);
+  }
+  return db;
+}
+
+function canWrite(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
