@@ -44,6 +44,8 @@ export function sendError(reply: FastifyReply, status: number, message: string):
   return reply.code(status).type('application/json; charset=utf-8').send({ error: status, message });
 }
 
+const nothingAt = (method: string, path: string) => `There is nothing at ${method} ${clip(path)}; see /docs for the API.`;
+
 /** The answer to a method no route of the path serves: 405 with Allow when the path has routes, else 404. */
 export function noRoute(table: RouteEntry[], method: string, url: string): { status: 404 | 405; message: string; allow?: string } {
   const path = url.split('?')[0]!;
@@ -51,7 +53,7 @@ export function noRoute(table: RouteEntry[], method: string, url: string): { sta
   // A route of this method that found nothing (a file under /docs/static that is not there) is 404.
   if (allowed.length > 0 && !allowed.includes(method))
     return { status: 405, message: `${method} is not allowed on ${clip(path)}; use ${allowed.join(' or ')}.`, allow: allowed.join(', ') };
-  return { status: 404, message: `There is nothing at ${method} ${clip(path)}; see /docs for the API.` };
+  return { status: 404, message: nothingAt(method, path) };
 }
 
 export default fp(
@@ -74,8 +76,7 @@ export default fp(
       const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
       // @fastify/static (the docs' files) refuses a path that climbs out of its folder with 403: to a client,
       // as for any path, there is nothing there. No answer of the API is a 403.
-      if (status === 403 && !isPublicError(error))
-        return sendError(reply, 404, noRoute(app.routeTable, request.method, request.url).message);
+      if (status === 403 && !isPublicError(error)) return sendError(reply, 404, nothingAt(request.method, request.url.split('?')[0]!));
       // A refusal to retry later (a write past the lock's bound, a shed request) is not a fault of ours, but
       // an operator must see it: a warning, with the request id (the request's logger adds it).
       if (status === 503 && (isPublicError(error) || typeof retryAfter === 'number')) {

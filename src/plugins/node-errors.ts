@@ -27,14 +27,14 @@ function errorAnswer(status: number, message: string, requestId: string = random
     'content-length': String(Buffer.byteLength(body)),
     connection: 'close',
   };
-  return { body, headers };
+  return { status, body, headers };
 }
 
 /**
  * Writes an error answer on a socket Node gave no response for, then ends it: after the answers
  * to the requests before it on the connection, never in their place (in-order.ts).
  */
-function refuse(socket: Socket, answer: ReturnType<typeof errorAnswer> & { status: number }): void {
+function refuse(socket: Socket, answer: ReturnType<typeof errorAnswer>): void {
   refuseAfterAnswers(socket, () => {
     if (!socket.writable) return void socket.destroy();
     const lines = Object.entries(answer.headers)
@@ -57,7 +57,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       : status === 408
         ? 'The request took too long to arrive.'
         : 'The request is not valid HTTP.';
-  refuse(socket, { status, ...errorAnswer(status, message) });
+  refuse(socket, errorAnswer(status, message));
 }
 
 /** Fastify's frameworkErrors: the router's refusals, which come before any hook (the security headers' included). */
@@ -98,7 +98,7 @@ export default fp(
     // proxy: the answer is the one any other method no route serves gets (405 with Allow, or 404).
     app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
       const { status, message, allow } = noRoute(app.routeTable, 'CONNECT', String(request.url));
-      refuse(socket, { status, ...errorAnswer(status, message, requestIdOf(request), allow === undefined ? {} : { allow }) });
+      refuse(socket, errorAnswer(status, message, requestIdOf(request), allow === undefined ? {} : { allow }));
     });
     // HTTP/1.1 requires exactly one Host (RFC 9112, 3.2). Node's own check (requireHostHeader, off in app.ts)
     // answers 400 with an empty body; here it is an error like any other, after the security headers' hook.
