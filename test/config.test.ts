@@ -24,10 +24,15 @@ t.test('DATABASE_URL selects PostgreSQL with postgres:// or postgresql://', asyn
 
 t.test('a bad database setting is a ConfigError naming the variable, never repeating a password', async (t) => {
   const cases: Array<[string, string, RegExp]> = [
-    ['DATABASE_URL', 'mysql://root:hunter2@db/plants', /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL, not a mysql: one$/],
+    [
+      'DATABASE_URL',
+      'mysql://root:hunter2@db/plants',
+      /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL, not this mysql: URL \(the rest is not shown: it may hold a password\)$/,
+    ],
     ['DATABASE_URL', 'postgres:/db', /^DATABASE_URL must be/],
     ['DATABASE_URL', 'db.internal:5432', /^DATABASE_URL must be/],
-    ['DATABASE_URL', '//root:hunter2@db/plants', /^DATABASE_URL must be .* not a value without that scheme$/],
+    ['DATABASE_URL', '//root:hunter2@db/plants', /^DATABASE_URL must be .*, not this value without a scheme \(the rest is not shown/],
+    ['DATABASE_URL', 'postgres:/db?password=hunter2', /^DATABASE_URL must be .*, not this postgres: URL \(/],
     ['DATABASE_POOL_SIZE', '0', /^DATABASE_POOL_SIZE must be a whole number from 1 to 1000/],
     ['DATABASE_POOL_SIZE', 'ten', /^DATABASE_POOL_SIZE must be/],
     ['DATABASE_TIMEOUT_MS', '50', /^DATABASE_TIMEOUT_MS must be a whole number from 100 to 600000/],
@@ -88,20 +93,21 @@ t.test('a bad Redis setting is a ConfigError naming the variable, never repeatin
     [
       'REDIS_URL',
       'http://:hunter2@redis.internal:6379',
-      /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL such as redis:\/\/redis.internal:6379, not a http: one$/,
+      /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL with a host, and a database number as its path if any: redis:\/\/cache:6379\/2, not this http: URL \(the rest is not shown/,
     ],
-    ['REDIS_URL', 'redis.internal:6379', /^REDIS_URL must be .* not a redis.internal: one$/],
-    ['REDIS_URL', '//:hunter2@redis.internal', /^REDIS_URL must be .* not a value without that scheme$/],
-    ['REDIS_URL', 'redis:/hunter2', /^REDIS_URL must be .* not a redis: one$/],
-    ['REDIS_URL', 'redis://:hunter2@', /^REDIS_URL must be .*; this redis: URL does not parse or names no host$/],
-    ['REDIS_URL', 'rediss://:hunter2@[::1', /^REDIS_URL must be .*; this rediss: URL does not parse or names no host$/],
+    ['REDIS_URL', 'redis.internal:6379', /^REDIS_URL must be .*, not this redis.internal: URL \(/],
+    ['REDIS_URL', '//:hunter2@redis.internal', /^REDIS_URL must be .*, not this value without a scheme \(/],
+    ['REDIS_URL', 'redis:/hunter2', /^REDIS_URL must be .*, not this redis: URL \(/],
+    ['REDIS_URL', 'redis://:hunter2@', /^REDIS_URL must be .*, not this redis: URL \(/],
+    ['REDIS_URL', 'rediss://:hunter2@[::1', /^REDIS_URL must be .*, not this rediss: URL \(/],
     // ioredis would run SELECT NaN at its first connection, and the process would stop then, naming nothing.
     [
       'REDIS_URL',
       'redis://:hunter2@redis.internal/notanumber',
-      /^REDIS_URL must be .*; the path of this redis: URL is not a database number/,
+      /^REDIS_URL must be .*a database number as its path.*, not this redis: URL/,
     ],
-    ['REDIS_URL', 'redis://:hunter2@redis.internal/2/x', /^REDIS_URL must be .*; the path of this redis: URL is not a database number/],
+    ['REDIS_URL', 'redis://:hunter2@redis.internal/2/x', /^REDIS_URL must be .*, not this redis: URL/],
+    ['REDIS_URL', 'redis://redis.internal/x?password=hunter2', /^REDIS_URL must be .*, not this redis: URL \(/],
     ['REDIS_KEY_PREFIX', 'plant store:', /^REDIS_KEY_PREFIX must be 1 to 100 printable characters without spaces/],
     ['REDIS_KEY_PREFIX', 'x'.repeat(101), /^REDIS_KEY_PREFIX must be/],
   ];
@@ -140,7 +146,10 @@ t.test('OIDC settings: none by default; issuer and audience together; the user c
 t.test('a bad OIDC setting is a ConfigError naming the variable', async (t) => {
   const issuer = { OIDC_AUDIENCE: 'https://plants.example.com' };
   const cases: Array<[Record<string, string>, RegExp]> = [
-    [{ OIDC_ISSUER: 'https://example.eu.auth0.com/' }, /^OIDC_AUDIENCE must be set when OIDC_ISSUER is/],
+    [
+      { OIDC_ISSUER: 'https://example.eu.auth0.com/' },
+      /^OIDC_ISSUER and OIDC_AUDIENCE \(this API's `aud`\) must be set together, not only OIDC_ISSUER$/,
+    ],
     [{ ...issuer, OIDC_ISSUER: 'http://sso.example.com' }, /^OIDC_ISSUER must be the provider's issuer URL, https:\/\//],
     [{ ...issuer, OIDC_ISSUER: 'sso.example.com' }, /^OIDC_ISSUER must be/],
     [{ ...issuer, OIDC_ISSUER: 'https://sso.example.com/?tenant=1' }, /^OIDC_ISSUER must be/],
@@ -149,8 +158,8 @@ t.test('a bad OIDC setting is a ConfigError naming the variable', async (t) => {
     [{ ...issuer, OIDC_ISSUER: 'https://sso.example.com/a b' }, /^OIDC_ISSUER must be/],
     [{ ...issuer, OIDC_ISSUER: 'https://sso.example.com', OIDC_USER_CLAIM: 'a"b' }, /^OIDC_USER_CLAIM must be a claim name/],
     [{ ...issuer, OIDC_ISSUER: 'https://sso.example.com', OIDC_USER_CLAIM: 'two words' }, /^OIDC_USER_CLAIM must be a claim name/],
-    [{ OIDC_AUDIENCE: 'x' }, /^OIDC_AUDIENCE is set but OIDC_ISSUER is not/],
-    [{ OIDC_DOCS_CLIENT_ID: 'x', OIDC_USER_CLAIM: 'email' }, /^OIDC_USER_CLAIM, OIDC_DOCS_CLIENT_ID are set but OIDC_ISSUER is not/],
+    [{ OIDC_AUDIENCE: 'x' }, /^OIDC_ISSUER and OIDC_AUDIENCE .* must be set together, not only OIDC_AUDIENCE$/],
+    [{ OIDC_DOCS_CLIENT_ID: 'x', OIDC_USER_CLAIM: 'email' }, /must be set together, not only OIDC_USER_CLAIM, OIDC_DOCS_CLIENT_ID$/],
   ];
   for (const [env, message] of cases) {
     const error = t.throws(() => loadConfig(env), JSON.stringify(env)) as Error;
@@ -195,19 +204,25 @@ t.test('traces: on when an OTLP endpoint is set, with the standard OpenTelemetry
     undefined,
     'OTEL_SDK_DISABLED=true turns it off',
   );
+  t.equal(
+    loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).traces,
+    undefined,
+    'a protocol set host-wide is not read while tracing is off',
+  );
+  t.equal(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_SDK_DISABLED: 'true' }).traces, undefined, 'nor an endpoint');
 });
 
 t.test('traces: a bad endpoint or protocol stops start-up, naming the variable (not echoing the URL)', async (t) => {
   const cases: Array<[Record<string, string>, RegExp]> = [
     [
       { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
-      /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318, not a collector: one$/,
+      /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318, not this collector: URL \(/,
     ],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http/],
     [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://' }, /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http/],
     [
       { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://user:secret@[bad' },
-      /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318; this http: URL does not parse or names no host$/,
+      /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/localhost:4318, not this http: URL \(/,
     ],
     [
       { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
