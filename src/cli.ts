@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The `plant-store` command: serve, migrate, and token create/list/revoke on the configured database.
 import './platform/refuse-unsupported-node.js'; // first: before any module an old Node could crash on
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { expiryFromOptions, InvalidExpiry } from './auth/token-expiry.js';
-import { createToken } from './auth/tokens.js';
+import { createToken, invalidUserName, USER_NAME } from './auth/tokens.js';
 import { loadConfig } from './config.js';
 import { serve } from './server.js';
 import { describeDatabase } from './store/describe-database.js';
@@ -49,15 +49,23 @@ async function openAnnounced() {
 function createArguments(args: string[]): { user: string; expiresAt: Date | null } {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { 'expires-in': { type: 'string' }, 'expires-at': { type: 'string' } } });
+    const options = { 'expires-in': { type: 'string', multiple: true }, 'expires-at': { type: 'string', multiple: true } } as const;
+    parsed = parseArgs({ args, allowPositionals: true, options });
   } catch (error) {
     throw new UsageError((error as Error).message); // parseArgs names the option: "Option '--expires-in <value>' argument missing"
   }
   const [user, ...extra] = parsed.positionals;
   if (user === undefined) throw new UsageError('a user name is missing: plant-store token create <user>');
   if (extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
+  if (!USER_NAME.test(user)) throw new UsageError(invalidUserName(user));
+  // parseArgs would keep the last of two silently: which one the operator meant is theirs to say.
+  const twice = Object.entries(parsed.values).find(([, values]) => values.length > 1);
+  if (twice) throw new UsageError(`--${twice[0]} is given ${twice[1].length} times: give it once`);
   try {
-    return { user, expiresAt: expiryFromOptions(parsed.values) };
+    return {
+      user,
+      expiresAt: expiryFromOptions({ 'expires-in': parsed.values['expires-in']?.[0], 'expires-at': parsed.values['expires-at']?.[0] }),
+    };
   } catch (error) {
     throw error instanceof InvalidExpiry ? new UsageError(error.message) : error;
   }
@@ -125,6 +133,7 @@ async function checkCommand(): Promise<void> {
   if (config.databaseUrl !== undefined) throw new Error('check reads a SQLite file (DATABASE_PATH); PostgreSQL checks its own pages');
   const path = resolve(config.databasePath);
   if (!existsSync(path)) throw new Error(`there is no SQLite database at ${path} (DATABASE_PATH)`);
+  if (!statSync(path).isFile()) throw new Error(`${path} (DATABASE_PATH) is not a file: DATABASE_PATH names the SQLite file itself`);
   process.stderr.write(`plant-store: checking the SQLite file ${path}: PRAGMA integrity_check reads every page\n`);
   const { integrityCheck } = await import('./store/sqlite-health/damage-checks.js');
   const problems = integrityCheck(path);

@@ -132,6 +132,8 @@ t.test('bad lifetimes are refused before any database is touched: exit 2, the op
     [['--expires-at', '2030-02-30T00:00Z'], /--expires-at "2030-02-30T00:00Z" is not a date and time with a zone/],
     [['--expires-on', '2030-01-01'], /Unknown option '--expires-on'/],
     [['bob'], /too many arguments: bob/],
+    [['--expires-in', '1d', '--expires-in', '30d'], /--expires-in is given 2 times: give it once/],
+    [['--expires-at=2030-01-01T00:00Z', '--expires-at=2030-01-02T00:00Z'], /--expires-at is given 2 times/],
   ];
   for (const [options, message] of cases) {
     const result = await runCli(['token', 'create', 'alice', ...options], env);
@@ -193,8 +195,9 @@ t.test('mistakes are explained', async (t) => {
     t.notMatch(result.stderr, /using the/, `${args.join(' ')}: told before any database is opened`);
   }
   const badUser = await runCli(['token', 'create', 'no spaces'], env);
-  t.equal(badUser.code, 1);
-  t.match(badUser.stderr, /not a valid user name/);
+  t.equal(badUser.code, 2, 'a bad user name is a usage error');
+  t.match(badUser.stderr, /"no spaces" is not a valid user name/);
+  t.notMatch(badUser.stderr, /using the/, 'told before any database is opened');
   const help = await runCli(['--help'], env);
   t.equal(help.code, 0);
   t.match(help.stdout, /token create <user> \[--expires-in <duration> \| --expires-at <time>\]/);

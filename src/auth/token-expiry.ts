@@ -5,8 +5,8 @@ const DAY = 24 * 60 * MINUTE;
 const UNITS: Record<string, number> = { m: MINUTE, h: 60 * MINUTE, d: DAY, w: 7 * DAY, y: 365 * DAY };
 /** A whole number (no sign, no fraction) and one unit. */
 const DURATION = /^([0-9]{1,7})([mhdwy])$/;
-/** RFC 3339: a date, a time to the minute or finer, and an explicit zone, so no one's local time is guessed. */
-const DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.\d{1,3})?)?(?:Z|[+-]\d\d:\d\d)$/i;
+/** RFC 3339: a date, a time to the minute or finer (a fraction kept to the millisecond), an explicit zone: no local time guessed. */
+const DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)$/i;
 
 /** The longest lifetime: beyond it a token is as good as one that never expires, which is what leaving the option out gives. */
 export const MAX_LIFETIME_MS = 5 * UNITS.y!;

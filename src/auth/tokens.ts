@@ -6,6 +6,8 @@ const PREFIX = 'pst_';
 /** 32 random bytes in base64url are 43 characters. */
 const TOKEN = /^pst_[A-Za-z0-9_-]{43}$/;
 export const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const invalidUserName = (user: string) =>
+  `${JSON.stringify(user)} is not a valid user name: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`;
 
 /**
  * The token's SHA-256 hash as base64 text: the one-shot hash, straight to text, makes no Hash
@@ -21,9 +23,7 @@ export function looksLikeToken(text: string): boolean {
 
 /** `expiresAt`: when the token stops working; null (the default) for never. */
 export async function createToken(store: TokenStore, user: string, expiresAt: Date | null = null): Promise<{ id: number; token: string }> {
-  if (!USER_NAME.test(user)) {
-    throw new Error(`"${user}" is not a valid user name: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
-  }
+  if (!USER_NAME.test(user)) throw new Error(invalidUserName(user));
   const token = PREFIX + randomBytes(32).toString('base64url');
   const id = await store.addToken(user, hashToken(token), expiresAt);
   return { id, token };

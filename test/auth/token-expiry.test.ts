@@ -76,6 +76,11 @@ t.test('the expiry of a token made now: never, now plus the duration, or the tim
     'RFC 3339 allows lower-case t and z',
   );
   t.same(expiryFromOptions({ 'expires-at': '2032-02-29T00:00Z' }, NOW), new Date(Date.UTC(2032, 1, 29)), 'a leap day');
+  t.same(
+    expiryFromOptions({ 'expires-at': '2030-02-01T00:00:00.123456789Z' }, NOW),
+    new Date(Date.UTC(2030, 1, 1, 0, 0, 0, 123)),
+    'any number of fraction digits (as `date --rfc-3339=ns` prints), kept to the millisecond',
+  );
 });
 
 t.test('bad times are refused with a message that names the option', async (t) => {

@@ -119,4 +119,7 @@ t.test('check on a healthy file says ok, exit 0', async (t) => {
   const missing = await runCli(['check'], { DATABASE_PATH: join(tempDir(t), 'none.db'), DATABASE_URL: '' });
   t.equal(missing.code, 1);
   t.match(missing.stderr, /there is no SQLite database at .*none\.db \(DATABASE_PATH\)/);
+  const folder = await runCli(['check'], { DATABASE_PATH: tempDir(t), DATABASE_URL: '' });
+  t.equal(folder.code, 1);
+  t.match(folder.stderr, /\(DATABASE_PATH\) is not a file: DATABASE_PATH names the SQLite file itself/, 'a folder, not "disk I/O error"');
 });
