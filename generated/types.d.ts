@@ -377,7 +377,9 @@ export interface components {
          *     write lock for longer than the service waits for it (`WRITE_LOCK_TIMEOUT_MS`, SQLite
          *     only), or an identity provider's access token was sent and the provider could not be
          *     reached to check it, or the service was past its load bounds and shed the request
-         *     at once (see `Overloaded`). Nothing was changed; send the same request again after
+         *     at once (see `Overloaded`), or the SQLite database cannot take writes now: its disk is
+         *     full, its file is damaged, or its file was deleted or replaced while in use (the
+         *     operators are told). Nothing was changed; send the same request again after
          *     `Retry-After` seconds.
          */
         WriteLockBusy: {

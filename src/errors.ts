@@ -89,6 +89,11 @@ export const DatabaseDamaged = createError(
   'The database file is damaged; nothing was changed and the operators are told. Retry in %s seconds.',
   503,
 );
+export const DatabaseFileGone = createError(
+  'PLANT_STORE_DATABASE_FILE_GONE',
+  'The database file was deleted or replaced while in use; nothing was changed and the operators are told. Retry in %s seconds.',
+  503,
+);
 export const Overloaded = createError(
   'PLANT_STORE_OVERLOADED',
   'The service is overloaded and did not handle this request; nothing was changed. Retry in %s seconds.',

@@ -8,6 +8,7 @@ import { printBootstrapToken } from './auth/bootstrap-token.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { describeDatabase } from './store/describe-database.js';
 import { openStore } from './store/open-store.js';
+import type { StoreLog } from './store/sqlite-health/storage-health.js';
 import { listenOnAcceptSockets } from './plugins/accept-sockets.js';
 
 const SHUTDOWN_LIMIT_MS = 10_000;
@@ -34,11 +35,11 @@ export function listenProblem(error: unknown, port: string, host: string, addres
 }
 
 /** The database the configuration names, opened; a failure names the setting and the file. */
-async function openConfiguredStore(config: Config) {
+async function openConfiguredStore(config: Config, log: StoreLog) {
   const setting = config.databaseUrl === undefined ? 'DATABASE_PATH' : 'DATABASE_URL';
   const database = describeDatabase(config).text;
   try {
-    return await openStore(config);
+    return await openStore(config, log);
   } catch (error) {
     const message = (error as Error).message;
     const path = database.replace(/^SQLite file /, '');
@@ -101,8 +102,13 @@ export async function serve(): Promise<void> {
     process.stderr.write(`plant-store: ${error.message}\n`);
     process.exit(1);
   }
-  const store = await openConfiguredStore(config);
-  let app;
+  // What happens to the SQLite file later (a full disk, damage, the file deleted) is logged by the app, built next.
+  let app: FastifyInstance | undefined;
+  const storeLog: StoreLog = {
+    error: (details, message) => app?.log.error(details, message),
+    info: (details, message) => app?.log.info(details, message),
+  };
+  const store = await openConfiguredStore(config, storeLog);
   try {
     app = await buildApp(config, { store });
   } catch (error) {

@@ -219,6 +219,7 @@ export class Engine {
   #runWrites(batch: Write[]): void {
     let durable: Promise<unknown[]>;
     try {
+      this.health.checkFileInPlace();
       this.#sql.beginImmediate.run();
       durable = commits.hasSubscribers
         ? commits.tracePromise(() => this.#commit(batch), {
