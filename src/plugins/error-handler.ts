@@ -28,7 +28,9 @@ const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}...` : t
 function frameworkMessage(error: FastifyError, request: FastifyRequest): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return `Send the body as application/json, not ${clip(request.headers['content-type'] ?? 'without a Content-Type')}.`;
+      return request.headers['content-type'] === undefined
+        ? 'Send the body as application/json, and say so in Content-Type.'
+        : `Send the body as application/json, not ${clip(request.headers['content-type'])}.`;
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return `The request body is larger than ${BODY_LIMIT} bytes.`;
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -58,13 +60,16 @@ export function noRoute(table: RouteEntry[], method: string, url: string): { sta
 
 export default fp(
   async function errorHandler(app: FastifyInstance) {
-    app.setNotFoundHandler((request, reply) => {
+    const notFound = (request: FastifyRequest, reply: FastifyReply) => {
       const { status, message, allow } = noRoute(app.routeTable, request.method, request.url);
       if (allow !== undefined) reply.header('allow', allow);
       return sendError(reply, status, message);
-    });
+    };
+    app.setNotFoundHandler(notFound);
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
+      // Fastify refuses a QUERY without Content-Type before it looks for a route; no route here serves QUERY.
+      if (error.code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404) return notFound(request, reply);
       if (error.validation) {
         return sendError(reply, 400, describeValidation(error.validationContext, error.validation[0] as ValidationIssue));
       }

@@ -1,7 +1,7 @@
 // Parses JSON bodies exactly: integers beyond 2^53 become bigint instead of being rounded,
 // and a number written as 1.0, 1e3 or -0 stays distinguishable from an integer.
 import { isUtf8 } from 'node:buffer';
-import type { FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { parse } from 'lossless-json';
 import { InvalidJson, InvalidUtf8, UnsupportedCharset, UnsupportedContentEncoding } from '../errors.js';
@@ -69,5 +69,14 @@ export default fp(async function jsonBody(app: FastifyInstance) {
     } catch (error) {
       done(error as Error, undefined);
     }
+  });
+  // Any other type is refused (415) unread, as Fastify would, except on a message with no content: there the label
+  // describes nothing (fetch sends DELETE with body '' as text/plain), and a path no route serves is answered 404/405.
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112, 6.3): fetch frames it so.
+    const length = request.headers['content-length'];
+    const empty = (length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined;
+    if (request.is404 || (empty && request.routeOptions.schema?.body === undefined)) return done(null, undefined);
+    done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
   });
 });

@@ -5,8 +5,11 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-/** Printable ASCII, 1 to 128 characters: anything else could smuggle text into logs or headers. */
-const USABLE = /^[\x20-\x7e]{1,128}$/;
+/**
+ * Printable ASCII, 1 to 128 characters: anything else could smuggle text into logs or headers. Not a token
+ * sent in the wrong header (pst_, or a JWT's eyJ): it would be logged and echoed.
+ */
+const USABLE = /^(?!pst_|eyJ)[\x20-\x7e]{1,128}$/;
 
 /** Fastify's genReqId (its requestIdHeader is off, because Fastify would take any value as it is). */
 export function requestIdOf(request: Pick<IncomingMessage, 'headers'>): string {

@@ -18,6 +18,11 @@ t.test('unknown paths are 404 and wrong methods 405 with Allow, in the Error sha
   t.equal(deleteList.status, 405);
   t.equal(deleteList.headers.allow, 'DELETE');
   t.equal((await inject(t, app, { method: 'HEAD', url: '/plants' })).status, 405, 'no undocumented HEAD routes');
+  // Fastify refuses a QUERY without Content-Type (RFC 10008) before routing; no route here serves QUERY.
+  const query = await inject(t, app, { method: 'QUERY', url: '/plants' });
+  t.equal(query.status, 405, 'QUERY without Content-Type: 405, like any method the path does not serve');
+  t.equal(query.headers.allow, 'GET, POST');
+  t.equal((await inject(t, app, { method: 'QUERY', url: '/nothing-here' })).status, 404);
   t.equal((await inject(t, app, { url: '/plants/' })).status, 404);
   const missingFile = await inject(t, app, { url: '/docs/static/nothing.js' });
   t.equal(missingFile.status, 404, 'a missing file under a route of its method is 404, not 405');

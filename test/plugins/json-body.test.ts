@@ -118,3 +118,44 @@ t.test('UTF-8, said or not, is accepted, and non-ASCII names are kept byte for b
     'a U+FFFD the client sent is kept: only invalid bytes are refused',
   );
 });
+
+t.test('a message with no content: its Content-Type describes nothing, and a DELETE goes ahead', async (t) => {
+  const { app, auth, listed } = await setup(t);
+  const create = (id: number) => inject(t, app, { method: 'POST', url: '/plants', headers: auth, payload: { id, name: `plant ${id}` } });
+  for (const id of [1, 2, 3, 4]) t.equal((await create(id)).status, 200);
+  // What fetch(url, { method: 'DELETE', body: '' }) sends; new URLSearchParams() as the body is the second.
+  for (const [id, type] of [
+    [1, 'text/plain;charset=UTF-8'],
+    [2, 'application/x-www-form-urlencoded;charset=UTF-8'],
+  ] as const) {
+    const deleted = await inject(t, app, {
+      method: 'DELETE',
+      url: `/plants/${id}`,
+      headers: { ...auth, 'content-type': type, 'content-length': '0' },
+    });
+    t.equal(deleted.status, 204, `DELETE with ${type} and no content: 204`);
+  }
+  // Node's fetch sends that DELETE with neither Content-Length nor Transfer-Encoding: no body either (RFC 9112, 6.3).
+  const unframed = await inject(t, app, { method: 'DELETE', url: '/plants/4', headers: { ...auth, 'content-type': 'text/plain' } });
+  t.equal(unframed.status, 204, 'DELETE with text/plain and no framing: 204');
+  const withText = await inject(t, app, {
+    method: 'DELETE',
+    url: '/plants/3',
+    headers: { ...auth, 'content-type': 'text/plain' },
+    payload: 'please',
+  });
+  t.equal(withText.status, 415, 'a DELETE with a text body is still refused');
+  t.same(await listed(), [{ name: 'plant 3' }], 'and changed nothing');
+  const emptyPost = await inject(t, app, {
+    method: 'POST',
+    url: '/plants',
+    headers: { ...auth, 'content-type': 'text/plain', 'content-length': '0' },
+  });
+  t.equal(emptyPost.status, 415, 'a POST, which needs a body, is refused: 415');
+  t.match(emptyPost.json().message, /^Send the body as application\/json, not text\/plain\.$/);
+  const unrouted = await inject(t, app, { method: 'POST', url: '/nothing', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+  t.equal(unrouted.status, 404, 'a path no route serves is 404 whatever the body');
+  const untyped = await inject(t, app, { method: 'POST', url: '/plants', headers: auth, payload: Buffer.from('{"id":9,"name":"x"}') });
+  t.equal(untyped.status, 415);
+  t.equal(untyped.json().message, 'Send the body as application/json, and say so in Content-Type.');
+});

@@ -11,7 +11,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 t.test('a client id is used when it is printable ASCII of at most 128 characters', async (t) => {
   const id = (value?: string) => requestIdOf({ headers: value === undefined ? {} : { 'x-request-id': value } });
   for (const kept of ['abc', 'trace 7f:42/x', 'x'.repeat(128), '~!@#$%^&*()']) t.equal(id(kept), kept, JSON.stringify(kept));
-  for (const replaced of [undefined, '', 'x'.repeat(129), 'tab\there', 'new\nline', 'é', '\u0000'])
+  const token = `pst_${'a'.repeat(43)}`;
+  const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln';
+  // A token in the wrong header would be logged with every line of the request, and echoed.
+  for (const replaced of [undefined, '', 'x'.repeat(129), 'tab\there', 'new\nline', 'é', '\u0000', token, jwt])
     t.match(id(replaced), UUID, `${JSON.stringify(replaced)} is replaced by a new id`);
   t.not(id(), id(), 'each new id is new');
 });

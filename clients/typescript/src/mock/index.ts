@@ -54,7 +54,11 @@ async function readBody(request: Request, required: boolean): Promise<unknown> {
   if (bytes.length === 0 && (!required || type === null)) return undefined;
   if (bytes.length > BODY_LIMIT) throw new Refusal(413, `The request body is larger than ${BODY_LIMIT} bytes.`);
   const media = type?.split(';', 1)[0]!.trim().toLowerCase();
-  if (media !== 'application/json') throw new Refusal(415, `Send the body as application/json, not ${type ?? 'without a Content-Type'}.`);
+  if (media !== 'application/json')
+    throw new Refusal(
+      415,
+      type === null ? 'Send the body as application/json, and say so in Content-Type.' : `Send the body as application/json, not ${type}.`,
+    );
   const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
   if (encoding && encoding !== 'identity')
     throw new Refusal(415, `The body has Content-Encoding: ${encoding}; send it uncompressed.`, { 'accept-encoding': 'identity' });
