@@ -32,6 +32,11 @@ export const DuplicateHost = createError(
   'The request has more than one Host header, which HTTP/1.1 forbids (RFC 9112, section 3.2); send exactly one.',
   400,
 );
+export const DuplicateAuthorization = createError(
+  'PLANT_STORE_DUPLICATE_AUTHORIZATION',
+  'The request has more than one Authorization header; send exactly one.',
+  400,
+);
 export const UnsupportedExpectation = createError(
   'PLANT_STORE_UNSUPPORTED_EXPECTATION',
   'The Expect header "%s" is not supported; send the request without it, or with Expect: 100-continue.',

@@ -6,7 +6,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { DuplicateHost, MissingHost, UnsupportedExpectation } from '../errors.js';
+import { DuplicateAuthorization, DuplicateHost, MissingHost, UnsupportedExpectation } from '../errors.js';
 import { noRoute, sendError } from './error-handler.js';
 import { refuseAfterAnswers } from './in-order.js';
 import { requestIdOf } from './request-id.js';
@@ -32,11 +32,14 @@ function errorAnswer(status: number, message: string, requestId: string = random
 
 /**
  * Writes an error answer on a socket Node gave no response for, then ends it: after the answers
- * to the requests before it on the connection, never in their place (in-order.ts).
+ * to the requests before it on the connection, never in their place (in-order.ts). A request Fastify
+ * had begun (its body broke off or came too slowly) keeps its id, and its log says how it ended.
  */
-function refuse(socket: Socket, answer: ReturnType<typeof errorAnswer>): void {
-  refuseAfterAnswers(socket, () => {
+function refuse(socket: Socket, status: number, message: string, requestId?: string, more: Record<string, string> = {}): void {
+  refuseAfterAnswers(socket, (refused) => {
     if (!socket.writable) return void socket.destroy();
+    refused?.log.info({ res: { statusCode: status } }, `request refused: ${message}`);
+    const answer = errorAnswer(status, message, refused?.id ?? requestId, more);
     const lines = Object.entries(answer.headers)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
@@ -44,7 +47,7 @@ function refuse(socket: Socket, answer: ReturnType<typeof errorAnswer>): void {
   });
 }
 
-/** Fastify's clientErrorHandler: errors Node raises before it has a request. */
+/** Fastify's clientErrorHandler: errors Node raises before it has a request, or while it reads one's body. */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
@@ -53,11 +56,11 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const message =
     status === 431
-      ? 'The request headers are too large.'
+      ? 'The request headers are larger than 16 KiB; send fewer or shorter ones.'
       : status === 408
         ? 'The request took too long to arrive.'
         : 'The request is not valid HTTP.';
-  refuse(socket, errorAnswer(status, message));
+  refuse(socket, status, message);
 }
 
 /** Fastify's frameworkErrors: the router's refusals, which come before any hook (the security headers' included). */
@@ -76,11 +79,16 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   sendError(reply, 400, `The request URL is not valid: it is not correctly percent-encoded. It starts "${clip(path)}".`);
 }
 
-/** How many Host headers a request's raw header list (name, value, name, value...) holds. */
-function hostHeaders(raw: string[]): number {
-  let count = 0;
-  for (let index = 0; index < raw.length; index += 2) if (raw[index]!.length === 4 && raw[index]!.toLowerCase() === 'host') count++;
-  return count;
+/** The first header named twice in a request's raw header list (name, value, name, value...) of Host and Authorization. */
+function repeated(raw: string[]): 'host' | 'authorization' | undefined {
+  let hosts = 0;
+  let authorizations = 0;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index]!;
+    if (name.length === 4 && name.toLowerCase() === 'host' && ++hosts > 1) return 'host';
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++authorizations > 1) return 'authorization';
+  }
+  return undefined;
 }
 
 export default fp(
@@ -98,14 +106,16 @@ export default fp(
     // proxy: the answer is the one any other method no route serves gets (405 with Allow, or 404).
     app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
       const { status, message, allow } = noRoute(app.routeTable, 'CONNECT', String(request.url));
-      refuse(socket, errorAnswer(status, message, requestIdOf(request), allow === undefined ? {} : { allow }));
+      refuse(socket, status, message, requestIdOf(request), allow === undefined ? {} : { allow });
     });
     // HTTP/1.1 requires exactly one Host (RFC 9112, 3.2). Node's own check (requireHostHeader, off in app.ts)
     // answers 400 with an empty body; here it is an error like any other, after the security headers' hook.
-    // Node keeps only the first of two Host headers in request.headers: the raw list shows the second.
+    // Node keeps only the first of two Host or Authorization headers in request.headers: the raw list shows
+    // the second. Two credentials are refused rather than the first taken: a proxy in front may check the other.
     app.addHook('onRequest', (request, _reply, done) => {
       if (request.headers.host === undefined && request.raw.httpVersion === '1.1') return done(new MissingHost());
-      if (hostHeaders(request.raw.rawHeaders) > 1) return done(new DuplicateHost());
+      const twice = repeated(request.raw.rawHeaders);
+      if (twice !== undefined) return done(twice === 'host' ? new DuplicateHost() : new DuplicateAuthorization());
       done();
     });
   },

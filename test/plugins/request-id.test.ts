@@ -68,3 +68,40 @@ t.test("answers made before Fastify has a request carry an id too: Node's 400 an
   t.match(expect, /^HTTP\/1.1 417 /);
   t.match(expect, /\r\nx-request-id: mine\r\n/i, "the client's id, when Node had read the headers");
 });
+
+// Fastify had begun these requests (their headers were read); Node refused their bodies. Before, the answer
+// carried a new id and the log only the request's "incoming request" line.
+t.test('a body Node refuses midway: the answer keeps the request id, and the log says how it ended', async (t) => {
+  const lines: string[] = [];
+  const app = await buildApp({ ...(await testConfig(t)), logLevel: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
+  t.teardown(() => app.close());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  const token = await tokenFor(app, 'alice');
+  const send = (text: string) =>
+    new Promise<string>((resolve) => {
+      let answer = '';
+      const socket = connect(port, '127.0.0.1', () => socket.write(text));
+      socket.on('data', (chunk) => (answer += String(chunk)));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', () => resolve(answer));
+    });
+  const head = (id: string) =>
+    `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nX-Request-Id: ${id}\r\n`;
+  for (const [id, rest] of [
+    ['bad-chunk-size', 'Transfer-Encoding: chunked\r\n\r\nzz\r\n'],
+    ['chunk-too-long', 'Transfer-Encoding: chunked\r\n\r\n2\r\n{"id":1}\r\n0\r\n\r\n'],
+  ]) {
+    const answer = await send(head(id!) + rest);
+    t.match(answer, /^HTTP\/1.1 400 /, id);
+    t.match(answer, new RegExp(`\r\nx-request-id: ${id}\r\n`), `${id}: the answer carries the request's own id`);
+    const logged = lines.map((line) => JSON.parse(line) as { reqId?: string; msg: string }).filter((line) => line.reqId === id);
+    t.same(
+      logged.map((line) => line.msg),
+      ['incoming request', 'request refused: The request is not valid HTTP.'],
+      `${id}: its log lines end with the refusal`,
+    );
+  }
+  const listed = await inject(t, app, { url: '/plants', headers: bearer(token) });
+  t.same(listed.json(), [], 'nothing was stored');
+});
