@@ -26,7 +26,7 @@ const USAGE = `Usage:
                                      state (active, expired or revoked), expiry, last use
   plant-store token revoke <id>      revoke a token; it fails on its next request (on PostgreSQL,
                                      within 1 s on every instance)
-  plant-store conformance --base-url <url> --token <token> --other-token <token> [--junit <file>] [--rate-limit] [--contract <file>]
+  plant-store conformance --base-url <url> --token <token> --other-token <token> [--junit <file>] [--rate-limit] [--contract <file>] [--timeout <s>]
                                      check a running deployment against openapi.yaml: runs the package
                                      @plant-store/conformance (clients/conformance; docs/contract-checks.md)
 All commands use DATABASE_URL (PostgreSQL) when set, else DATABASE_PATH (SQLite, default ./data/plants.db).`;

@@ -1,6 +1,8 @@
 // `plant-store-conformance` (and the server's `plant-store conformance`, which runs this): checks a live
 // deployment against openapi.yaml, one line per check, then every declared answer as exercised or not and
 // why; optionally a JUnit report. Deletes every plant it created, also on failure, SIGINT or SIGTERM.
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { authChecks } from './checks/auth.js';
 import { deleteExactIds, idChecks } from './checks/ids.js';
@@ -17,7 +19,7 @@ import { ResponseValidator } from './response-validator.js';
 import { Run, type Created } from './run.js';
 
 export const CONFORMANCE_USAGE =
-  '--base-url <url> --token <token> --other-token <token of another user> [--junit <file>] [--rate-limit] [--contract <openapi.yaml or .json>]';
+  '--base-url <url> --token <token> --other-token <token of another user> [--junit <file>] [--rate-limit] [--contract <openapi.yaml or .json>] [--timeout <seconds>]';
 
 export interface CommandOptions {
   /** How the usage line names the command: `plant-store-conformance`, or `plant-store conformance` from the server. */
@@ -37,6 +39,7 @@ function options(args: string[]) {
       junit: { type: 'string' },
       'rate-limit': { type: 'boolean', default: false },
       contract: { type: 'string' },
+      timeout: { type: 'string', default: '30' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -49,7 +52,19 @@ function options(args: string[]) {
     throw new ConformanceUsageError('--base-url, --token and --other-token are needed');
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new ConformanceUsageError(`--base-url must be an http(s) URL, not "${baseUrl}"`);
   if (token === otherToken) throw new ConformanceUsageError('--other-token must belong to another user than --token');
-  return { baseUrl, token, otherToken, junit: values.junit, rateLimit: values['rate-limit'], contract: values.contract };
+  if (!/^\d{1,4}$/.test(values.timeout) || Number(values.timeout) < 1 || Number(values.timeout) > 3600)
+    throw new ConformanceUsageError(`--timeout must be whole seconds from 1 to 3600, not "${values.timeout}"`);
+  // A report that cannot be written would fail the run only at its end: its folder is made, or refused, now.
+  if (values.junit !== undefined) {
+    try {
+      mkdirSync(dirname(resolve(values.junit)), { recursive: true });
+      accessSync(dirname(resolve(values.junit)), constants.W_OK);
+    } catch (error) {
+      throw new ConformanceUsageError(`--junit ${values.junit}: its folder cannot be written (${(error as Error).message})`);
+    }
+  }
+  const timeout = Number(values.timeout);
+  return { baseUrl, token, otherToken, junit: values.junit, rateLimit: values['rate-limit'], contract: values.contract, timeout };
 }
 
 const describe = (left: Created[], run: Run) =>
@@ -76,22 +91,28 @@ async function cleanUp(run: Run, print: (text: string) => void): Promise<void> {
       }
     }
   };
-  await deleteAll();
   // The sweep: only ids the listing names under this run's names, and only if the listing gives exact ids.
-  const stray: string[] = [];
-  for (const token of [run.options.token, run.options.otherToken]) {
-    let found;
-    try {
-      found = (await walk(run, token, 1000, LISTING, true)).pages.flatMap((page) => page.items).filter((item) => run.isMine(item.name));
-    } catch {
-      continue; // no answer: the ids it knows of are reported below
+  // Run after each round of deletes: a 204 or 404 is the service's word, the listing is what is left.
+  let stray: string[] = [];
+  const sweep = async () => {
+    stray = [];
+    for (const token of [run.options.token, run.options.otherToken]) {
+      let found;
+      try {
+        found = (await walk(run, token, 1000, LISTING, true)).pages.flatMap((page) => page.items).filter((item) => run.isMine(item.name));
+      } catch {
+        continue; // no answer: the ids it knows of are reported below
+      }
+      for (const item of found) {
+        if (typeof item.id === 'bigint' && run.ownsId(item.id)) run.created.set(`${token} ${item.id}`, { token, id: item.id, sure: true });
+        else if (!run.created.has(`${token} ${String(item.id)}`)) stray.push(`${String(item.name)} (id ${String(item.id)})`);
+      }
     }
-    for (const item of found) {
-      if (typeof item.id === 'bigint' && run.ownsId(item.id)) run.created.set(`${token} ${item.id}`, { token, id: item.id, sure: true });
-      else if (!run.created.has(`${token} ${String(item.id)}`)) stray.push(`${String(item.name)} (id ${String(item.id)})`);
-    }
-  }
+  };
   await deleteAll();
+  await sweep();
+  await deleteAll();
+  await sweep();
   const left = [...run.created.values()].filter((plant) => plant.sure);
   const unknown = [...run.created.values()].filter((plant) => !plant.sure);
   // The cleanup's answers are held to the contract too.
@@ -175,7 +196,7 @@ export async function conformanceCommand(args: string[], { program = 'plant-stor
     process.stderr.write(`${program}: ${(error as Error).message}\n`);
     return 2;
   }
-  const http = new Http(settings.baseUrl, new ResponseValidator(contract));
+  const http = new Http(settings.baseUrl, new ResponseValidator(contract), settings.timeout);
   const run = new Run(http, { token: settings.token, otherToken: settings.otherToken, print, format: line });
   print(
     `conformance of ${settings.baseUrl} to ${contractFile} (info.version ${String((contract.info as { version?: unknown }).version)}), run ${run.runId}`,

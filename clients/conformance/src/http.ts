@@ -8,6 +8,16 @@ export class Interrupted extends Error {
   }
 }
 
+/** The run stops sending once this many requests in a row got no answer: a service that hangs fails in minutes, not an hour. */
+const GIVE_UP_AFTER = 3;
+
+/** Thrown instead of sending, once the service has stopped answering: nothing of it reached the service. */
+export class NotAnswering extends Error {
+  constructor(timeoutSeconds: number) {
+    super(`not sent: the last ${GIVE_UP_AFTER} requests got no answer (--timeout ${timeoutSeconds} s each); the service is not answering`);
+  }
+}
+
 export interface Exchange {
   method: string;
   path: string;
@@ -26,8 +36,6 @@ export interface Send {
   accept?: string;
 }
 
-const TIMEOUT_MS = 30_000;
-
 export class Http {
   interrupted = false;
   /** How the run's responses departed from openapi.yaml, for the check that is running to report. */
@@ -37,14 +45,18 @@ export class Http {
   /** Requests sent, answered or not. */
   sent = 0;
   #inFlight = new Set<Promise<unknown>>();
+  /** Requests in a row that got no answer (refused, reset, or past the timeout). */
+  #unanswered = 0;
 
   constructor(
     readonly baseUrl: string,
     readonly validator: ResponseValidator,
+    readonly timeoutSeconds = 30,
   ) {}
 
   async send(method: string, path: string, options: Send = {}, { ignoreInterrupt = false } = {}): Promise<Exchange> {
     if (this.interrupted && !ignoreInterrupt) throw new Interrupted();
+    if (this.#unanswered >= GIVE_UP_AFTER) throw new NotAnswering(this.timeoutSeconds);
     const headers: Record<string, string> = {};
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
@@ -55,7 +67,7 @@ export class Http {
       headers,
       body: options.body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: AbortSignal.timeout(this.timeoutSeconds * 1000),
     }).then(async (response) => ({
       status: response.status,
       headers: Object.fromEntries(response.headers.entries()),
@@ -63,7 +75,11 @@ export class Http {
     }));
     this.#inFlight.add(pending);
     try {
-      const answer = await pending;
+      const answer = await pending.catch((error: unknown) => {
+        this.#unanswered++;
+        throw error;
+      });
+      this.#unanswered = 0;
       const exchange = { method, path, ...answer, problems: this.validator.check(method, path, answer) };
       const key = this.validator.answerKey(method, path, answer);
       if (key !== undefined) this.exercised.add(key);

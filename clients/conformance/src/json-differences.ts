@@ -20,3 +20,12 @@ export function jsonDifferences(shipped: unknown, served: unknown, pointer = '')
     return jsonDifferences(a[key], b[key], at);
   });
 }
+
+/** Whether `text` is JSON equal to `expected`, whatever its key order and whitespace: JSON fixes neither. */
+export function isJson(text: string, expected: unknown): boolean {
+  try {
+    return jsonDifferences(expected, JSON.parse(text)).length === 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,7 +1,7 @@
 // One conformance run: its random id block and names, the checks' bookkeeping (a check fails when any
 // response it received departs from openapi.yaml), and the plants it created, so they can be deleted.
 import { randomBytes } from 'node:crypto';
-import { Interrupted, type Exchange, type Http } from './http.js';
+import { Interrupted, NotAnswering, type Exchange, type Http } from './http.js';
 import type { Result } from './report.js';
 
 export interface Verdict {
@@ -50,6 +50,7 @@ export interface Created {
 
 /** Whether a request failed before it reached the service (nothing can have been stored). */
 const neverArrived = (error: unknown) =>
+  error instanceof NotAnswering ||
   ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(String((error as { cause?: { code?: unknown } }).cause?.code));
 
 export class Run {

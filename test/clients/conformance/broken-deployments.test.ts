@@ -29,7 +29,14 @@ const json = (request: ProxiedRequest) => request.headers['content-type']?.start
 const LISTING = 'application/vnd.plant-store.listing+json';
 const asksForListing = (request: ProxiedRequest) => request.method === 'GET' && request.headers.accept === LISTING;
 
-const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: RegExp }> = {
+/** Deletes every plant of the user, straight at the server: for faults that keep a run from deleting its own. */
+async function emptyUser(url: string, token: string): Promise<void> {
+  const listed = await fetch(`${url}/plants?limit=1000`, { headers: { authorization: `Bearer ${token}`, accept: LISTING } });
+  for (const [, id] of (await listed.text()).matchAll(/"id":(-?\d+)/g))
+    await fetch(`${url}/plants/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+}
+
+const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: RegExp; leavesOthersPlant?: true }> = {
   'adds an undeclared property to a created plant': {
     fault: () => ({
       response: (response, request) =>
@@ -82,6 +89,8 @@ const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: 
           : request,
     }),
     names: /^FAIL {2}DELETE \/plants\/\{id\} {2}does not let another user delete this user's plant: .*got the other user's DELETE: 204/m,
+    // The other user's own DELETE reaches the owner's plant too, so the plant it made with a shared id stays.
+    leavesOthersPlant: true,
   },
   'rounds the ids of the listing (a JSON.parse on the way back)': {
     fault: () => ({
@@ -111,6 +120,57 @@ const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: 
     names:
       /^FAIL {2}POST \/plants {2}creates a plant, and Location names it: .*Location is "\/plants\/1", not \/plants\/\d+: it does not name the plant created/m,
   },
+  "shows a user's plants to another user in the listing representation": {
+    // The listing is a second path through a service: here it reads the plants of the wrong user.
+    fault: ({ token, otherToken }) => ({
+      request: (request) =>
+        asksForListing(request) && request.headers.authorization === `Bearer ${otherToken}`
+          ? { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } }
+          : request,
+    }),
+    names:
+      /^FAIL {2}GET \/plants {2}does not show this user's plants to another user \(application\/vnd\.plant-store\.listing\+json list\): .*got [1-9]\d* of them/m,
+  },
+  'answers 409 for the int64 extremes, which nobody has': {
+    fault: () => ({
+      answer: (request) =>
+        request.method === 'POST' && /"id":-?922337203685477580[78],/.test(request.body)
+          ? { status: 409, headers: { 'content-type': 'application/json' }, body: '{"error":409,"message":"Taken."}' }
+          : undefined,
+    }),
+    names:
+      /^FAIL {2}POST \/plants {2}keeps id 9223372036854775807 exactly: .*got 409 .*though the user's application\/vnd\.plant-store\.listing\+json list has no plant with id 9223372036854775807/m,
+  },
+  'shares one id space between users': {
+    // As a service keyed by id alone would: another user's create of a taken id is 409.
+    fault: ({ otherToken }) => {
+      const taken = new Set<string>();
+      return {
+        answer: (request) => {
+          const id = request.method === 'POST' ? /"id":(-?\d+)/.exec(request.body)?.[1] : undefined;
+          if (id === undefined) return undefined;
+          if (request.headers.authorization !== `Bearer ${otherToken}`) taken.add(id);
+          else if (taken.has(id))
+            return { status: 409, headers: { 'content-type': 'application/json' }, body: '{"error":409,"message":"Taken."}' };
+          return undefined;
+        },
+      };
+    },
+    names:
+      /^FAIL {2}POST \/plants {2}lets another user create a plant with this user's id, changing neither user's plant: .*the other user's, same id: 409/m,
+  },
+  'serves an empty openapi.yaml': {
+    fault: () => ({ response: (response, request) => (request.url === '/openapi.yaml' ? { ...response, body: '' } : response) }),
+    names:
+      /^FAIL {2}GET \/openapi\.yaml {2}serves the contract as YAML too: expected 200 with a YAML document equal to openapi\.yaml; got 200 .*not a YAML document/m,
+  },
+  'serves another document as openapi.yaml': {
+    fault: () => ({
+      response: (response, request) =>
+        request.url === '/openapi.yaml' ? { ...response, body: response.body.replace(/^openapi: 3\.1\.0$/m, 'openapi: 3.0.0') } : response,
+    }),
+    names: /^FAIL {2}GET \/openapi\.yaml {2}serves the contract as YAML too: .*differs at \/openapi$/m,
+  },
   'answers the listing media type with the plain array (application/json)': {
     fault: () => ({
       response: (response, request) =>
@@ -129,16 +189,25 @@ const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: 
 
 t.test('each broken deployment fails the run, named in its failing line, and no plant is left', async (t) => {
   const server = await shared;
-  for (const [name, { fault, names }] of Object.entries(faults)) {
+  for (const [name, { fault, names, leavesOthersPlant }] of Object.entries(faults)) {
     await t.test(name, async (t) => {
       const proxy = await faultyProxy(t, server.url, fault(server));
       const run = await runConformance(args(proxy, server));
       t.equal(run.code, 1, 'exit 1');
       t.match(run.stdout, names, 'the failing line names the fault');
       t.match(run.stdout, /^\d+ passed, [1-9]\d* failed, \d+ skipped$/m);
-      t.match(run.stdout, /^cleanup: no plant of this run is left/m);
       t.same(await listAll(server.url, server.token), [], 'no plant of the user is left');
-      t.same(await listAll(server.url, server.otherToken), [], 'none of the other user');
+      if (leavesOthersPlant) {
+        t.match(
+          run.stdout,
+          /^FAIL {2}DELETE \/plants\/\{id\} {2}deletes every plant of this run: .*\(--other-token\)/m,
+          'the one it could not delete is named',
+        );
+        await emptyUser(server.url, server.otherToken);
+      } else {
+        t.match(run.stdout, /^cleanup: no plant of this run is left/m);
+        t.same(await listAll(server.url, server.otherToken), [], 'none of the other user');
+      }
     });
   }
 });
@@ -332,4 +401,47 @@ t.test('a deployment that does not answer fails every check, saying so', async (
   t.match(run.stdout, /^FAIL {2}POST \/plants {2}declared 409 application\/json: not exercised: no request of this run got it/m);
   t.match(run.stdout, /^declared answers: 0 of \d+ exercised$/m);
   t.match(run.stdout, /^0 passed, \d+ failed, \d+ skipped$/m);
+});
+
+t.test('a deployment that writes its JSON another way (key order, whitespace) conforms', async (t) => {
+  const server = await shared;
+  // Keys reversed and indented: JSON fixes neither. Not the plant lists, whose ids a JSON.parse would round.
+  const reorder = (value: unknown): unknown =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .reverse()
+            .map(([key, inner]) => [key, reorder(inner)]),
+        )
+      : value;
+  const proxy = await faultyProxy(t, server.url, {
+    response: (response, request) =>
+      response.body !== '' &&
+      response.headers['content-type']?.startsWith('application/json') &&
+      !request.url.startsWith('/plants?') &&
+      request.url !== '/plants'
+        ? { ...response, body: JSON.stringify(reorder(JSON.parse(response.body)), null, 2) }
+        : response,
+  });
+  const run = await runConformance(args(proxy, server));
+  t.equal(
+    run.code,
+    0,
+    run.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('FAIL'))
+      .join('\n'),
+  );
+  t.match(run.stdout, /^PASS {2}GET \/healthz {2}answers without a token/m);
+  t.match(run.stdout, /^PASS {2}POST \/plants {2}creates a plant, and Location names it/m);
+});
+
+t.test('a deployment that stops answering: the run gives up after three requests without an answer', async (t) => {
+  const server = await shared;
+  const proxy = await faultyProxy(t, server.url, { request: () => new Promise(() => undefined) });
+  const run = await runConformance(runArgs(proxy, server, ['--timeout', '1']));
+  t.equal(run.code, 1);
+  t.match(run.stdout, /^FAIL {2}GET \/openapi\.json {2}.*got failed: .*(aborted|timeout)/im);
+  t.match(run.stdout, /got failed: not sent: the last 3 requests got no answer \(--timeout 1 s each\); the service is not answering/);
+  t.match(run.stdout, /^cleanup: no plant of this run is left \(id block .*; 3 requests so far\)$/m, 'three requests, then nothing');
 });

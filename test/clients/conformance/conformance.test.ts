@@ -2,7 +2,7 @@
 // declared answer (exercised, or why not), writes its JUnit report, and leaves no plant behind; the
 // server's `plant-store conformance` runs the same package.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { loadContract } from '../../../clients/conformance/src/contract-file.js';
@@ -35,7 +35,8 @@ const checkLines = (stdout: string) => stdout.split('\n').filter((line) => /^(PA
 
 t.test('a correct deployment conforms: every check passes, every declared answer is accounted for, nothing is left', async (t) => {
   const server = await shared;
-  const junit = join(tempDir(t), 'conformance.xml');
+  // In a folder that is not there yet, as a CI job would write reports/conformance.xml: it is made.
+  const junit = join(tempDir(t), 'reports', 'conformance.xml');
   const run = await runConformance(runArgs(server.url, server, ['--junit', junit]));
   t.equal(run.code, 0, run.stdout + run.stderr);
   const lines = run.stdout.trim().split('\n');
@@ -189,6 +190,19 @@ t.test('usage errors exit 2 and say what is missing', async (t) => {
   ]);
   t.equal(contract.code, 2);
   t.match(contract.stderr, 'ENOENT');
+  const base = ['--base-url', 'http://127.0.0.1:1', '--token', 'a', '--other-token', 'b'];
+  for (const timeout of ['0', '1.5', 'ten', '3601']) {
+    const refused = await runConformance([...base, '--timeout', timeout]);
+    t.equal(refused.code, 2, `--timeout ${timeout}`);
+    t.match(refused.stderr, `--timeout must be whole seconds from 1 to 3600, not "${timeout}"`);
+  }
+  // Before any request: a report that cannot be written would otherwise fail the run only at its end.
+  const file = join(tempDir(t), 'a-file');
+  writeFileSync(file, '');
+  const junit = await runConformance([...base, '--junit', join(file, 'conformance.xml')]);
+  t.equal(junit.code, 2, '--junit under a file');
+  t.match(junit.stderr, /--junit .*: its folder cannot be written/);
+  t.equal(junit.stdout, '', 'no request was sent');
   const help = await runConformance(['--help']);
   t.equal(help.code, 0);
   t.match(

@@ -139,14 +139,49 @@ export async function listingChecks(run: Run, contract: JsonObject): Promise<voi
 
   await acceptChecks(run, contract);
 
-  await run.check('GET /plants', "does not show this user's plants to another user", "none of them in the other user's list", async () => {
-    const result = await walk(run, run.options.otherToken, 1000);
-    const found = mine(result).map((item) => String(item.name));
-    return {
-      ok: result.problem === undefined && found.length === 0,
-      actual: `${found.length} of them${found.length > 0 ? `: ${found.join(', ')}` : ''}${result.problem ? `; ${result.problem}` : ''}`,
-    };
-  });
+  // Both representations: the listing is another path through the service, and the one with ids.
+  for (const accept of [undefined, LISTING]) {
+    const what = accept === undefined ? 'list' : `${LISTING} list`;
+    await run.check(
+      'GET /plants',
+      `does not show this user's plants to another user (${what})`,
+      `none of them in the other user's ${what}`,
+      async () => {
+        const result = await walk(run, run.options.otherToken, 1000, accept);
+        const found = mine(result).map((item) => String(item.name));
+        return {
+          ok: result.problem === undefined && found.length === 0,
+          actual: `${found.length} of them${found.length > 0 ? `: ${found.join(', ')}` : ''}${result.problem ? `; ${result.problem}` : ''}`,
+        };
+      },
+    );
+  }
+
+  await run.check(
+    'POST /plants',
+    "lets another user create a plant with this user's id, changing neither user's plant",
+    "200 for the other user, and each user's plant as that user made it",
+    async () => {
+      const id = run.id(31);
+      const own = await run.create(id, run.name('ids are per user'), 'conformance');
+      const other = await run.create(id, run.name('the same id, another user'), 'other', run.options.otherToken);
+      const named = async (token: string) =>
+        (await walk(run, token, 1000, LISTING)).pages
+          .flatMap((page) => page.items)
+          .find((item) => typeof item.id === 'bigint' && item.id === id)?.name;
+      const [mineNow, theirs] = [await named(run.options.token), await named(run.options.otherToken)];
+      const gone = await run.remove(id, run.options.otherToken);
+      return {
+        ok:
+          own.status === 200 &&
+          other.status === 200 &&
+          mineNow === run.name('ids are per user') &&
+          theirs === run.name('the same id, another user') &&
+          gone.status === 204,
+        actual: `this user's create: ${seen(own)}; the other user's, same id: ${seen(other)}; then this user's plant ${JSON.stringify(mineNow ?? null)}, the other's ${JSON.stringify(theirs ?? null)}; the other user's DELETE: ${seen(gone)}`,
+      };
+    },
+  );
 
   await run.check(
     'DELETE /plants/{id}',

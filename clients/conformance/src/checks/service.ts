@@ -1,8 +1,9 @@
 // The open operations: the served contract is the one this package ships, and health answers.
 import type { JsonObject } from '../contract-file.js';
-import { jsonDifferences } from '../json-differences.js';
+import { parse } from 'yaml';
+import { isJson, jsonDifferences } from '../json-differences.js';
 import type { Exchange } from '../http.js';
-import { seen, status, type Run } from '../run.js';
+import { seen, status, type Run, type Verdict } from '../run.js';
 
 export async function serviceChecks(run: Run, contract: JsonObject): Promise<void> {
   await run.check(
@@ -12,21 +13,28 @@ export async function serviceChecks(run: Run, contract: JsonObject): Promise<voi
     async () => {
       const exchange = await run.http.send('GET', '/openapi.json');
       if (exchange.status !== 200) return status(exchange, 200);
-      const served = JSON.parse(exchange.body) as JsonObject;
-      const differences = jsonDifferences(withoutUnconfiguredOidc(contract, served), asShipped(served, contract));
-      const listed = differences.slice(0, 10).join(', ') + (differences.length > 10 ? `, and ${differences.length - 10} more` : '');
-      return { ok: differences.length === 0, actual: differences.length === 0 ? '200, equal' : `200, differs at ${listed}` };
+      return compared(JSON.parse(exchange.body) as JsonObject, contract, '200');
     },
   );
   for (const path of ['/healthz', '/readyz']) {
     await run.check(`GET ${path}`, 'answers without a token', '200 {"status":"ok"}', async () => {
       const exchange = await run.http.send('GET', path);
-      return { ok: exchange.status === 200 && exchange.body === '{"status":"ok"}', actual: seen(exchange) };
+      return { ok: exchange.status === 200 && isJson(exchange.body, { status: 'ok' }), actual: seen(exchange) };
     });
   }
-  await run.check('GET /openapi.yaml', 'serves the contract as YAML too', '200 application/yaml', async () => {
+  await run.check('GET /openapi.yaml', 'serves the contract as YAML too', '200 with a YAML document equal to openapi.yaml', async () => {
     const exchange = await run.http.send('GET', '/openapi.yaml');
-    return { ok: exchange.status === 200, actual: `${exchange.status} ${exchange.headers['content-type'] ?? '(no content-type)'}` };
+    const type = exchange.headers['content-type'] ?? '(no content-type)';
+    if (exchange.status !== 200) return status(exchange, 200);
+    let served: JsonObject;
+    try {
+      const document: unknown = parse(exchange.body);
+      if (typeof document !== 'object' || document === null) throw new Error('not a YAML mapping');
+      served = document as JsonObject;
+    } catch (error) {
+      return { ok: false, actual: `200 ${type}, not a YAML document: ${(error as Error).message.split('\n')[0]}` };
+    }
+    return compared(served, contract, `200 ${type}`);
   });
   // openapi.yaml's `service` tag: the open operations also answer HEAD (RFC 9110 9.3.2), the plant operations do not.
   for (const path of openGetPaths(contract)) {
@@ -40,6 +48,13 @@ export async function serviceChecks(run: Run, contract: JsonObject): Promise<voi
       };
     });
   }
+}
+
+/** A served document against the shipped contract: equal, or the first ten places where it differs. */
+function compared(served: JsonObject, contract: JsonObject, answered: string): Verdict {
+  const differences = jsonDifferences(withoutUnconfiguredOidc(contract, served), asShipped(served, contract));
+  const listed = differences.slice(0, 10).join(', ') + (differences.length > 10 ? `, and ${differences.length - 10} more` : '');
+  return { ok: differences.length === 0, actual: differences.length === 0 ? `${answered}, equal` : `${answered}, differs at ${listed}` };
 }
 
 /** The GET operations openapi.yaml opens to everyone (`security: []`): those are the ones that answer HEAD. */
