@@ -1,5 +1,7 @@
 // @plant-store/client against a real listening server: exact int64 ids on the wire, typed
 // failures (409, 401, 404, 400), the page iterators following Link headers, and ids read back exact.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import {
   createPlantStoreClient,
@@ -193,5 +195,34 @@ t.test('allPlantListings throws a PlantStoreError on a failed page, and says so 
   await t.rejects(ignoringAccept.allPlantListings().next(), {
     name: 'TypeError',
     message: /answered application\/json; charset=utf-8 instead of application\/vnd\.plant-store\.listing\+json/,
+  });
+});
+
+// A load balancer or proxy in front answers for itself: an HTML 502, an empty 504. The types say every
+// `error` is the contract's Error; before, `error` was the HTML string and `error.error` undefined.
+t.test('an answer that did not come from the service is an Error too, made from its status', async (t) => {
+  const gateway = createServer((request, response) => {
+    if (request.url?.startsWith('/plants?')) response.writeHead(504, { 'retry-after': '3' }).end();
+    else response.writeHead(502, { 'content-type': 'text/html' }).end('<h1>502 Bad Gateway</h1>');
+  });
+  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise((resolve) => gateway.close(resolve)));
+  const client = createPlantStoreClient({ baseUrl: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`, token: 'pst_x' });
+  const { error, response } = await client.GET('/plants');
+  t.equal(response.status, 502);
+  t.same(error, { error: 502, message: 'The answer did not come from the service: 502 Bad Gateway (text/html).' });
+  const deleted = await client.DELETE('/plants/{id}', { params: { path: { id: 1n } } });
+  t.same(deleted.error, { error: 502, message: 'The answer did not come from the service: 502 Bad Gateway (text/html).' });
+  let thrown: unknown;
+  try {
+    for await (const plant of client.allPlants({ limit: 10 })) t.fail(`no plant: ${plant.name}`);
+  } catch (caught) {
+    thrown = caught;
+  }
+  t.ok(thrown instanceof PlantStoreError);
+  t.equal((thrown as PlantStoreError).status, 504);
+  t.same((thrown as PlantStoreError).body, {
+    error: 504,
+    message: 'The answer did not come from the service: 504 Gateway Timeout (no content type).',
   });
 });

@@ -104,6 +104,8 @@ t.test('the packed client installs alone, type-checks and works against a live s
   // --ignore-scripts: packs the build made above (t.before) instead of building it again.
   const { stdout: packed } = await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], { cwd: clientDir });
   const tarball = join(work, packed.trim().split('\n').pop()!);
+  const { stdout: listing } = await run('tar', ['tzf', tarball]);
+  t.ok(listing.split('\n').includes('package/LICENSE'), 'it ships the MIT license its package.json names');
 
   const consumer = join(work, 'frontend');
   await run('mkdir', [consumer]);

@@ -1,5 +1,5 @@
 // `@plant-store/client`: a typed client for the Plant Store API, a thin layer on openapi-fetch.
-import createClient, { defaultPathSerializer, type Client } from 'openapi-fetch';
+import createClient, { defaultPathSerializer, type Client, type Middleware } from 'openapi-fetch';
 import type { components, paths } from '@plant-store/client/types';
 import { allPlantListings, allPlants, type AllPlantsOptions } from './all-plants.js';
 import { assertExactNumber, stringifyExact } from './exact-json.js';
@@ -32,6 +32,38 @@ export type PlantStoreClient = Client<paths, 'application/json'> & {
   allPlantListings(options?: AllPlantsOptions): AsyncGenerator<PlantListing, void, undefined>;
 };
 
+/** Whether `text` is the contract's Error body for `status`. */
+function isErrorBody(text: string, status: number): boolean {
+  try {
+    const body = JSON.parse(text) as Partial<ApiError> | null;
+    return body?.error === status && typeof body.message === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A failure whose body is not the contract's Error (a load balancer's HTML 502, an empty 504) is handed on with
+ * one made from its status, so every `error` is an `ApiError`, as the types say; its other headers are kept.
+ */
+const errorShape: Middleware = {
+  async onResponse({ response }) {
+    if (response.status < 400 || isErrorBody(await response.clone().text(), response.status)) return undefined;
+    const type = response.headers.get('content-type') ?? 'no content type';
+    const status = [response.status, response.statusText].filter(Boolean).join(' ');
+    const message = `The answer did not come from the service: ${status} (${type}).`;
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    headers.set('content-type', 'application/json');
+    return new Response(JSON.stringify({ error: response.status, message }), {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  },
+};
+
 export function createPlantStoreClient(options: PlantStoreClientOptions): PlantStoreClient {
   const client = createClient<paths, 'application/json'>({
     baseUrl: options.baseUrl,
@@ -44,6 +76,7 @@ export function createPlantStoreClient(options: PlantStoreClientOptions): PlantS
       return defaultPathSerializer(pathname, parameters);
     },
   });
+  client.use(errorShape);
   return Object.assign(client, {
     allPlants: (listOptions?: AllPlantsOptions) => allPlants(client, listOptions),
     allPlantListings: (listOptions?: AllPlantsOptions) => allPlantListings(client, listOptions),

@@ -9,7 +9,10 @@ export class PlantStoreError extends Error {
   constructor(
     /** The HTTP status of the failed response. */
     readonly status: number,
-    /** The service's Error body; undefined only when the answer did not come from the service. */
+    /**
+     * The Error body: the service's, or one made from the status when the answer was not the service's (a proxy's
+     * HTML page: its message says so); undefined only when there was no answer to read.
+     */
     readonly body: ApiError | undefined,
   ) {
     super(body?.message ?? `The service answered ${status}.`);

@@ -37,6 +37,7 @@ t.test(
     const tarball = join(work, packed.trim().split('\n').pop()!);
     const { stdout: listing } = await run('tar', ['tzf', tarball]);
     t.ok(listing.split('\n').includes('package/dist/openapi.yaml'), 'it ships its copy of openapi.yaml');
+    t.ok(listing.split('\n').includes('package/LICENSE'), 'and the MIT license its package.json names');
     t.notOk(/package\/src\//.test(listing), 'and no sources');
 
     const consumer = join(work, 'pipeline');

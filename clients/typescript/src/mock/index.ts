@@ -67,7 +67,7 @@ async function readBody(request: Request, required: boolean): Promise<unknown> {
     throw new Refusal(415, `Send the body in UTF-8 (charset=utf-8), not ${charset}.`);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     throw new Refusal(400, 'The body is not valid UTF-8.');
   }
