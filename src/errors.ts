@@ -65,15 +65,15 @@ export const InvalidAccessToken = createError(
 );
 export const ProviderUnavailable = createError(
   'PLANT_STORE_PROVIDER_UNAVAILABLE',
-  'The identity provider cannot be reached to check the access token; nothing was changed. Retry in %s seconds.',
+  'The identity provider cannot be reached to check the access token; nothing was changed. Retry in %s.',
   503,
 );
 export const TooManyAuthFailures = createError(
   'PLANT_STORE_AUTH_FAILURES',
-  'Too many failed authentications from your address; retry in %s seconds.',
+  'Too many failed authentications from your address; retry in %s.',
   429,
 );
-export const TooManyRequests = createError('PLANT_STORE_RATE_LIMITED', 'Too many requests for this token; retry in %s seconds.', 429);
+export const TooManyRequests = createError('PLANT_STORE_RATE_LIMITED', 'Too many requests for this token; retry in %s.', 429);
 export const DatabaseUnavailable = createError(
   'PLANT_STORE_DATABASE_UNAVAILABLE',
   'The database is not reachable; try again shortly.',
@@ -81,29 +81,32 @@ export const DatabaseUnavailable = createError(
 );
 export const DatabaseBusy = createError(
   'PLANT_STORE_DATABASE_BUSY',
-  'Another process is writing to the database; nothing was changed. Retry in %s seconds.',
+  'Another process is writing to the database; nothing was changed. Retry in %s.',
   503,
 );
 export const DiskFull = createError(
   'PLANT_STORE_DISK_FULL',
-  "The database's disk is full; nothing was changed. Reads still work. Retry in %s seconds.",
+  "The database's disk is full; nothing was changed. Reads still work. Retry in %s.",
   503,
 );
 export const DatabaseDamaged = createError(
   'PLANT_STORE_DATABASE_DAMAGED',
-  'The database file is damaged; nothing was changed and the operators are told. Retry in %s seconds.',
+  'The database file is damaged; nothing was changed and the operators are told. Retry in %s.',
   503,
 );
 export const DatabaseFileGone = createError(
   'PLANT_STORE_DATABASE_FILE_GONE',
-  'The database file was deleted or replaced while in use; nothing was changed and the operators are told. Retry in %s seconds.',
+  'The database file was deleted or replaced while in use; nothing was changed and the operators are told. Retry in %s.',
   503,
 );
 export const Overloaded = createError(
   'PLANT_STORE_OVERLOADED',
-  'The service is overloaded and did not handle this request; nothing was changed. Retry in %s seconds.',
+  'The service is overloaded and did not handle this request; nothing was changed. Retry in %s.',
   503,
 );
+
+/** A wait as the messages above say it: "1 second", "30 seconds". */
+export const inSeconds = (seconds: number) => (seconds === 1 ? '1 second' : `${seconds} seconds`);
 
 /** An error that says when to try again; the error handler sends `retryAfter` as the Retry-After header. */
 export function retryLater<E extends Error>(error: E, seconds: number): E & { retryAfter: number } {

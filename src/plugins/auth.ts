@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import { hashToken, looksLikeToken } from '../auth/tokens.js';
 import { FailureLimit } from '../auth/shared-failure-limiter.js';
 import { authFailures, rateLimited } from '../observability/channels.js';
-import { InvalidAccessToken, InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
+import { inSeconds, InvalidAccessToken, InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
 import type { OidcConfig } from '../config.js';
 import type { ProviderTokens } from '../auth/oidc/provider-tokens.js';
 
@@ -69,7 +69,7 @@ export default fp(
       if (wait > 0) {
         reply.header('retry-after', wait);
         if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'auth-failures' });
-        throw new TooManyAuthFailures(wait);
+        throw new TooManyAuthFailures(inSeconds(wait));
       }
       const error = await new Promise<(Error & { code?: string }) | undefined>((resolve) => app.verifyBearerAuth!(request, reply, resolve));
       if (error === undefined) return;

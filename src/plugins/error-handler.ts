@@ -19,6 +19,9 @@ function describeValidation(context: string | undefined, issue: ValidationIssue)
     return `${where} has an unknown property "${String(issue.params.additionalProperty)}"; remove it.`;
   if (issue.keyword === 'required') return `${where} is missing the required property "${String(issue.params.missingProperty)}".`;
   if (issue.keyword === 'pattern' && context === 'body') return `${where} must not contain control characters or unpaired surrogates.`;
+  // A query value is a string unless the parameter is repeated: then the parser makes it an array.
+  if (issue.keyword === 'type' && context === 'querystring' && issue.params.type === 'string')
+    return `${where} is given more than once; give it once.`;
   return `${where} ${issue.message ?? 'is not valid'}.`;
 }
 

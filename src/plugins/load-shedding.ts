@@ -4,7 +4,7 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Overloaded, retryLater } from '../errors.js';
+import { inSeconds, Overloaded, retryLater } from '../errors.js';
 
 /** How often under-pressure measures (its default, said here because the grace below counts in it). */
 const SAMPLE_INTERVAL_MS = 1000;
@@ -31,7 +31,7 @@ export default fp(
       pressureHandler: async (request, _reply, type, value) => {
         if (request.routeOptions.config.operationId === 'getHealth' || performance.now() - listeningSince < START_GRACE_MS) return;
         request.log.warn({ pressure: type, value }, 'overloaded: request shed with 503');
-        throw retryLater(new Overloaded(RETRY_AFTER_SECONDS), RETRY_AFTER_SECONDS);
+        throw retryLater(new Overloaded(inSeconds(RETRY_AFTER_SECONDS)), RETRY_AFTER_SECONDS);
       },
     });
   },

@@ -3,7 +3,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { TooManyRequests } from '../errors.js';
+import { inSeconds, TooManyRequests } from '../errors.js';
 import { rateLimited } from '../observability/channels.js';
 import { PROVIDER_TOKEN_ID } from './auth.js';
 
@@ -21,7 +21,7 @@ export default fp(
       ...(app.sharedCounters && { store: app.sharedCounters.tokenStore(), skipOnError: true }),
       errorResponseBuilder: (_request, context) => {
         if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'token' });
-        return new TooManyRequests(Math.ceil(context.ttl / 1000));
+        return new TooManyRequests(inSeconds(Math.ceil(context.ttl / 1000)));
       },
     });
   },

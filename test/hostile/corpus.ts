@@ -12,11 +12,12 @@ export interface HostileCase {
 }
 
 const post = (name: string, body: string, status = 400, message?: RegExp): HostileCase => ({ name, method: 'POST', body, status, message });
-const list = (query: string, status = 400): HostileCase => ({
+const list = (query: string, status = 400, message?: RegExp): HostileCase => ({
   name: `GET /plants?${query}`,
   method: 'GET',
   url: `/plants?${query}`,
   status,
+  message,
 });
 const remove = (id: string, status = 400): HostileCase => ({
   name: `DELETE /plants/${id}`,
@@ -181,7 +182,7 @@ const queries: HostileCase[] = [
   list(`cursor=${'A'.repeat(65)}`),
   list('cursor=djE6OTIyMzM3MjAzNjg1NDc3NTgwOA'),
   list('cursor=djE6MDE'),
-  list('cursor=a&cursor=b'),
+  list('cursor=a&cursor=b', 400, /^querystring\.cursor is given more than once; give it once\.$/),
   list("cursor='%20OR%201=1--"),
 ];
 

@@ -2,7 +2,7 @@
 // provider publishes (found through its discovery document), never merely decoded.
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { FastifyBaseLogger } from 'fastify';
-import { ProviderUnavailable, retryLater } from '../../errors.js';
+import { inSeconds, ProviderUnavailable, retryLater } from '../../errors.js';
 import type { OidcConfig } from '../../config.js';
 import { discoveryUrl } from './provider-settings.js';
 
@@ -144,7 +144,7 @@ export class ProviderTokens {
   /** Every request to the provider goes through here: none while it is known to be unreachable. */
   readonly #fetch = (url: string, init: RequestInit): Promise<Response> => {
     const wait = Math.ceil((this.#unreachableUntil - Date.now()) / 1000);
-    if (wait > 0) return Promise.reject(retryLater(new ProviderUnavailable(wait), wait));
+    if (wait > 0) return Promise.reject(retryLater(new ProviderUnavailable(inSeconds(wait)), wait));
     return fetch(url, init);
   };
 
@@ -163,6 +163,6 @@ export class ProviderTokens {
       { issuer: this.#config.issuer, reason },
       'the OpenID provider cannot be used, for the reason logged; provider access tokens answer 503 until it can',
     );
-    return retryLater(new ProviderUnavailable(seconds), seconds);
+    return retryLater(new ProviderUnavailable(inSeconds(seconds)), seconds);
   }
 }

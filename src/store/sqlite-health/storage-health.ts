@@ -3,7 +3,7 @@
 import { statSync, type Stats } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { DatabaseDamaged, DatabaseFileGone, DiskFull, retryLater } from '../../errors.js';
+import { DatabaseDamaged, DatabaseFileGone, DiskFull, inSeconds, retryLater } from '../../errors.js';
 import { isDamage } from './damage-checks.js';
 
 /** Where the store reports what happens to its file (the app's logger; pino's signature). */
@@ -50,7 +50,7 @@ export class StorageHealth {
           `from the "(deleted)" entries of ls -l /proc/${process.pid}/fd before stopping it (docs/reliability.md)`,
       );
     }
-    throw retryLater(new DatabaseFileGone(RETRY_SECONDS), RETRY_SECONDS);
+    throw retryLater(new DatabaseFileGone(inSeconds(RETRY_SECONDS)), RETRY_SECONDS);
   }
 
   /** The error a request is given for `error`: a full disk or a damaged file become a 503; anything else stays as it is. */
@@ -60,7 +60,7 @@ export class StorageHealth {
         this.#log.error({ file: this.#file, err: error }, `the disk holding ${this.#file} is full: writes answer 503 until there is room`);
       }
       this.#full = true;
-      return retryLater(new DiskFull(RETRY_SECONDS), RETRY_SECONDS);
+      return retryLater(new DiskFull(inSeconds(RETRY_SECONDS)), RETRY_SECONDS);
     }
     if (isDamage(error)) {
       if (!this.#damaged) {
@@ -71,7 +71,7 @@ export class StorageHealth {
         );
       }
       this.#damaged = true;
-      return retryLater(new DatabaseDamaged(RETRY_SECONDS), RETRY_SECONDS);
+      return retryLater(new DatabaseDamaged(inSeconds(RETRY_SECONDS)), RETRY_SECONDS);
     }
     return error;
   }

@@ -24,7 +24,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseBusy, retryLater } from '../../errors.js';
+import { DatabaseBusy, inSeconds, retryLater } from '../../errors.js';
 import { commits, storeCalls } from '../../observability/channels.js';
 import type { SqliteDatabase } from './database.js';
 import { StorageHealth, type StoreLog } from '../sqlite-health/storage-health.js';
@@ -297,7 +297,7 @@ export class Engine {
     // Every write has the same bound and they are in arrival order: the expired ones come first.
     while (batch[0] !== undefined && batch[0].deadline <= now) {
       const seconds = Math.max(1, Math.ceil(this.#lockTimeoutMs / 1000));
-      batch.shift()!.reject(retryLater(new DatabaseBusy(seconds), seconds));
+      batch.shift()!.reject(retryLater(new DatabaseBusy(inSeconds(seconds)), seconds));
     }
     if (batch.length === 0) return;
     this.#queue = [...batch, ...this.#queue];
