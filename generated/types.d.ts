@@ -110,7 +110,8 @@ export interface paths {
         };
         /**
          * This contract, as JSON
-         * @description The OpenAPI document of this service, equal to the project's openapi.yaml.
+         * @description The OpenAPI document of this service: the project's openapi.yaml, with the `oidc`
+         *     scheme as that scheme says (the provider's discovery URL, or left out).
          */
         get: operations["getOpenApiJson"];
         put?: never;
@@ -130,7 +131,8 @@ export interface paths {
         };
         /**
          * This contract, as YAML
-         * @description The project's openapi.yaml, byte for byte.
+         * @description The project's openapi.yaml, byte for byte but for the `oidc` scheme's lines, which
+         *     follow that scheme's description (the provider's discovery URL, or left out).
          */
         get: operations["getOpenApiYaml"];
         put?: never;
