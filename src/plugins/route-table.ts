@@ -1,6 +1,6 @@
 // Records every route as it is added, so the app can tell "wrong method" (405) from
 // "no such path" (404) and tests can compare what is served with openapi.yaml.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 
 export interface RouteEntry {
@@ -31,15 +31,25 @@ export function methodsAt(table: RouteEntry[], path: string): string[] {
   return [...new Set(routes.flatMap((route) => route.methods))];
 }
 
+/**
+ * The paths a route serves: a prefix's '' route (/docs) is served at /prefix/ too (prefixTrailingSlash 'both', the
+ * default, which onRoute is not told), and that second route has no onRoute of its own.
+ */
+export function servedUrls(route: Pick<RouteOptions, 'url' | 'prefixTrailingSlash'> & { routePath: string }): string[] {
+  return route.routePath === '' && route.prefixTrailingSlash !== 'no-slash' ? [route.url, `${route.url}/`] : [route.url];
+}
+
 export default fp(
   async function routeTable(app: FastifyInstance) {
     const table: RouteEntry[] = [];
     app.decorate('routeTable', table);
     app.addHook('onRoute', (route) => {
       const methods = [route.method].flat();
-      const known = table.find((entry) => entry.url === route.url);
-      if (known) known.methods.push(...methods);
-      else table.push({ url: route.url, methods, pattern: routePattern(route.url) });
+      for (const url of servedUrls(route)) {
+        const known = table.find((entry) => entry.url === url);
+        if (known) known.methods.push(...methods);
+        else table.push({ url, methods: [...methods], pattern: routePattern(url) });
+      }
     });
   },
   { name: 'route-table' },

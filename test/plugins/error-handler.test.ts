@@ -24,6 +24,9 @@ t.test('unknown paths are 404 and wrong methods 405 with Allow, in the Error sha
   t.equal(query.headers.allow, 'GET, POST');
   t.equal((await inject(t, app, { method: 'QUERY', url: '/nothing-here' })).status, 404);
   t.equal((await inject(t, app, { url: '/plants/' })).status, 404);
+  const docsFolder = await inject(t, app, { method: 'POST', url: '/docs/' });
+  t.equal(docsFolder.status, 405, '/docs/ is served (GET, HEAD) as /docs is: another method is 405');
+  t.equal(docsFolder.headers.allow, 'GET, HEAD');
   const missingFile = await inject(t, app, { url: '/docs/static/nothing.js' });
   t.equal(missingFile.status, 404, 'a missing file under a route of its method is 404, not 405');
   t.equal(missingFile.headers.allow, undefined);
