@@ -27,8 +27,16 @@ function describeValidation(context: string | undefined, issue: ValidationIssue)
 
 const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}...` : text);
 
+/** The docs' file server (@fastify/send) refuses with http-errors' bare names ("Range Not Satisfiable"), and no code. */
+const FILE_MESSAGES: Record<number, string> = {
+  400: 'The path is not a file name that can be looked up; see /docs.',
+  412: 'The file is not the version If-Match or If-Unmodified-Since names; fetch it again without them.',
+  416: 'The range asked for is outside the file; Content-Range gives its length.',
+};
+
 /** Messages for Fastify's own client errors, so each says what to do. */
 function frameworkMessage(error: FastifyError, request: FastifyRequest): string {
+  if (!error.code && FILE_MESSAGES[error.statusCode ?? 0] !== undefined) return FILE_MESSAGES[error.statusCode!]!;
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return request.headers['content-type'] === undefined
@@ -81,6 +89,9 @@ export default fp(
       if (typeof retryAfter === 'number') reply.header('retry-after', retryAfter);
       // A 415 for the body's coding names the one it takes (RFC 9110, 12.5.3).
       if (error.code === 'PLANT_STORE_UNSUPPORTED_CONTENT_ENCODING') reply.header('accept-encoding', 'identity');
+      // A 416 says how long the file is (RFC 9110, 15.5.17): the file server gives it with its error.
+      const range = (error as { headers?: Record<string, string> }).headers?.['Content-Range'];
+      if (error.statusCode === 416 && range !== undefined) reply.header('content-range', range);
       const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
       // @fastify/static (the docs' files) refuses a path that climbs out of its folder with 403: to a client,
       // as for any path, there is nothing there. No answer of the API is a 403.

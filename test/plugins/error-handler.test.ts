@@ -27,6 +27,17 @@ t.test('unknown paths are 404 and wrong methods 405 with Allow, in the Error sha
   const docsFolder = await inject(t, app, { method: 'POST', url: '/docs/' });
   t.equal(docsFolder.status, 405, '/docs/ is served (GET, HEAD) as /docs is: another method is 405');
   t.equal(docsFolder.headers.allow, 'GET, HEAD');
+  // The docs' file server's own refusals: the Error shape, a message that says what to do, and 416's Content-Range.
+  const css = await inject(t, app, { url: '/docs/static/index.css' });
+  const outside = await inject(t, app, { url: '/docs/static/index.css', headers: { range: 'bytes=100000-' } });
+  t.equal(outside.status, 416);
+  t.equal(outside.headers['content-range'], `bytes */${css.body.length}`);
+  t.equal(outside.json().message, 'The range asked for is outside the file; Content-Range gives its length.');
+  t.match((await inject(t, app, { url: '/docs/static/index.css', headers: { 'if-match': '"x"' } })).json(), {
+    error: 412,
+    message: /fetch it again/,
+  });
+  t.match((await inject(t, app, { url: '/docs/static/a%00b' })).json(), { error: 400, message: /not a file name/ });
   const missingFile = await inject(t, app, { url: '/docs/static/nothing.js' });
   t.equal(missingFile.status, 404, 'a missing file under a route of its method is 404, not 405');
   t.equal(missingFile.headers.allow, undefined);
