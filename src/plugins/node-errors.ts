@@ -63,20 +63,20 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   refuse(socket, status, message);
 }
 
-/** Fastify's frameworkErrors: the router's refusals, which come before any hook (the security headers' included). */
+/**
+ * Fastify's frameworkErrors: the router's refusals, which come before any hook (the security headers' included),
+ * and without Fastify's "request completed" line: the request's log ends with the refusal instead.
+ */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.headers(API_SECURITY_HEADERS).header('x-request-id', request.id);
   const path = request.url.split('?')[0]!;
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    // DELETE /plants/{id} is the only route with a path parameter; the router gives up on it past 100 characters.
-    sendError(
-      reply,
-      400,
-      `The id in the path is too long: an id is a decimal int64, at most 20 characters. The path starts "${clip(path)}".`,
-    );
-    return;
-  }
-  sendError(reply, 400, `The request URL is not valid: it is not correctly percent-encoded. It starts "${clip(path)}".`);
+  // DELETE /plants/{id} is the only route with a path parameter; the router gives up on it past 100 characters.
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? `The id in the path is too long: an id is a decimal int64, at most 20 characters. The path starts "${clip(path)}".`
+      : `The request URL is not valid: it is not correctly percent-encoded. It starts "${clip(path)}".`;
+  request.log.info({ res: { statusCode: 400 } }, `request refused: ${message}`);
+  sendError(reply, 400, message);
 }
 
 /** The first header named twice in a request's raw header list (name, value, name, value...) of Host and Authorization. */

@@ -104,4 +104,15 @@ t.test('a body Node refuses midway: the answer keeps the request id, and the log
   }
   const listed = await inject(t, app, { url: '/plants', headers: bearer(token) });
   t.same(listed.json(), [], 'nothing was stored');
+  // The router's refusals come before any hook, and Fastify logs no "request completed" for them.
+  const badUrl = await inject(t, app, { url: '/plants/%zz', headers: { 'x-request-id': 'bad-url' } });
+  t.equal(badUrl.status, 400);
+  t.same(
+    lines
+      .map((line) => JSON.parse(line) as { reqId?: string; msg: string })
+      .filter((line) => line.reqId === 'bad-url')
+      .map((line) => line.msg),
+    ['incoming request', `request refused: ${badUrl.json().message}`],
+    'a URL the router refuses: its log ends with the refusal',
+  );
 });
