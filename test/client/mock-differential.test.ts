@@ -13,6 +13,8 @@ interface Sent {
   encoding?: string;
   accept?: string;
   token?: 'alice' | 'bob' | 'unknown' | 'none';
+  /** Sent as the Authorization header instead of the token's. */
+  authorization?: string;
 }
 
 const big = 9223372036854775807n;
@@ -58,6 +60,14 @@ const REQUESTS: Sent[] = [
   { method: 'POST', path: '/plants', body: '{"id":5,"name":"x","name":"x"}' },
   { method: 'POST', path: '/plants', body: '{"id":2,"name":"x"}', type: 'text/plain' },
   { method: 'POST', path: '/plants', body: '', type: 'text/plain' },
+  { method: 'POST', path: '/plants', body: 'x'.repeat(16 * 1024 + 1), type: 'text/plain' },
+  { method: 'GET', path: '/PLANTS' },
+  { method: 'GET', path: '/plants/' },
+  { method: 'POST', path: '/healthz', body: '{}' },
+  { method: 'DELETE', path: '/openapi.json' },
+  { method: 'GET', path: '/plants', authorization: 'Bearer\tpst_x' },
+  { method: 'GET', path: '/plants', authorization: 'Bearer a, Bearer b' },
+  { method: 'GET', path: '/plants', authorization: 'Basic eDp5' },
   // TextDecoder drops a leading byte-order mark unless told not to; the service reads it, and JSON has none.
   { method: 'POST', path: '/plants', body: '\uFEFF{"id":2,"name":"x"}' },
   { method: 'POST', path: '/plants', body: '{"id":2,"name":"x"}', type: 'application/json; charset=latin1' },
@@ -113,7 +123,11 @@ t.test('the mock answers as the service does', async (t) => {
     const init = (): RequestInit => ({
       method: sent.method,
       headers: {
-        ...(token === '' ? {} : { authorization: `Bearer ${token}` }),
+        ...(sent.authorization !== undefined
+          ? { authorization: sent.authorization }
+          : token === ''
+            ? {}
+            : { authorization: `Bearer ${token}` }),
         ...(sent.body === undefined ? {} : { 'content-type': sent.type ?? 'application/json' }),
         ...(sent.encoding === undefined ? {} : { 'content-encoding': sent.encoding }),
         ...(sent.accept === undefined ? {} : { accept: sent.accept }),

@@ -52,13 +52,14 @@ async function readBody(request: Request, required: boolean): Promise<unknown> {
   const type = request.headers.get('content-type');
   // No body at all: nothing to parse (a POST without one then fails validation, "body must be object", as on the service).
   if (bytes.length === 0 && (!required || type === null)) return undefined;
-  if (bytes.length > BODY_LIMIT) throw new Refusal(413, `The request body is larger than ${BODY_LIMIT} bytes.`);
+  // The type first, as the service, which refuses another type unread.
   const media = type?.split(';', 1)[0]!.trim().toLowerCase();
   if (media !== 'application/json')
     throw new Refusal(
       415,
       type === null ? 'Send the body as application/json, and say so in Content-Type.' : `Send the body as application/json, not ${type}.`,
     );
+  if (bytes.length > BODY_LIMIT) throw new Refusal(413, `The request body is larger than ${BODY_LIMIT} bytes.`);
   const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
   if (encoding && encoding !== 'identity')
     throw new Refusal(415, `The body has Content-Encoding: ${encoding}; send it uncompressed.`, { 'accept-encoding': 'identity' });
@@ -98,6 +99,11 @@ function apartFromIntegers(value: ExactJson): unknown {
  * The handlers, in the order MSW tries them: the plant operations, the open operations, then a 405
  * for a method a path does not have and a 404 for any other path under `baseUrl`.
  */
+/** The service's paths, exactly: MSW matches them regardless of case and of a trailing slash, the service does not. */
+const LIST = /\/plants$/;
+const ONE = /\/plants\/[^/]+$/;
+const exactly = (request: Request, path: RegExp) => path.test(new URL(request.url).pathname);
+
 export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHandler[] {
   const base = options.baseUrl.replace(/\/+$/, '');
   // A Map, not a plain object: "Bearer __proto__" must not find a user.
@@ -110,10 +116,11 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
 
   /** The caller's user, or the 401 the service answers (RFC 6750: error="invalid_token" when a token was sent). */
   const userOf = (request: Request): string => {
-    const sent = /^bearer +(\S+) *$/i.exec(request.headers.get('authorization') ?? '')?.[1];
-    if (sent === undefined)
+    const header = request.headers.get('authorization') ?? '';
+    // Anything after "Bearer" and a space or tab is a token sent, well formed or not, as the service counts it.
+    if (!/^bearer[ \t]+\S/i.test(header))
       throw new Refusal(401, 'Send a bearer token: Authorization: Bearer <token>.', { 'www-authenticate': CHALLENGE });
-    const user = users.get(sent);
+    const user = users.get(/^bearer +(\S+) *$/i.exec(header)?.[1] ?? '');
     if (user === undefined)
       throw new Refusal(401, 'The bearer token is not valid; it may have expired or been revoked. Ask for a new one.', {
         'www-authenticate': `${CHALLENGE}, error="invalid_token"`,
@@ -121,10 +128,11 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
     return user;
   };
 
-  /** Runs an operation for the caller's user; a Refusal becomes its Error answer. */
+  /** Runs an operation for the caller's user, on its exact path only; a Refusal becomes its Error answer. */
   const operation =
-    (run: (request: Request, user: string, params: Record<string, unknown>) => Promise<HttpResponse<string>>) =>
+    (path: RegExp, run: (request: Request, user: string, params: Record<string, unknown>) => Promise<HttpResponse<string>>) =>
     async ({ request, params }: { request: Request; params: Record<string, unknown> }) => {
+      if (!exactly(request, path)) return undefined;
       try {
         return await run(request, userOf(request), params);
       } catch (error) {
@@ -133,19 +141,26 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
       }
     };
 
-  const open = (path: string, body: () => string, type: string) =>
-    (['get', 'head'] as const).map((method) =>
+  const open = (path: string, body: () => string, type: string, exact = new RegExp(`${path.replace('.', '\\.')}$`)) => [
+    ...(['get', 'head'] as const).map((method) =>
       http[method](`${base}${path}`, ({ request }) => {
+        if (!exactly(request, exact)) return undefined;
         const response = answer(request, 200, body());
         response.headers.set('content-type', type);
         return response;
       }),
-    );
+    ),
+    http.all(`${base}${path}`, ({ request }) =>
+      exactly(request, exact)
+        ? refuse(request, 405, `${request.method} is not allowed on ${path}; use GET or HEAD.`, { allow: 'GET, HEAD' })
+        : undefined,
+    ),
+  ];
 
   return [
     http.get(
       `${base}/plants`,
-      operation(async (request, user) => {
+      operation(LIST, async (request, user) => {
         const url = new URL(request.url);
         const query: Record<string, string | string[]> = {};
         for (const [name, value] of url.searchParams) {
@@ -172,7 +187,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
     ),
     http.post(
       `${base}/plants`,
-      operation(async (request, user) => {
+      operation(LIST, async (request, user) => {
         const body = await readBody(request, true);
         const validate = requestValidators().newPlant;
         if (!validate(body)) throw new Refusal(400, describe('body', validate));
@@ -185,7 +200,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
     ),
     http.delete(
       `${base}/plants/:id`,
-      operation(async (request, user, params) => {
+      operation(ONE, async (request, user, params) => {
         await readBody(request, false);
         const path = { id: params.id };
         const validate = requestValidators().deleteParams;
@@ -200,10 +215,14 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
     ...open('/openapi.json', () => JSON.stringify(openApiDocument), 'application/json; charset=utf-8'),
     ...open('/openapi.yaml', () => openApiYaml, 'application/yaml; charset=utf-8'),
     http.all(`${base}/plants`, ({ request }) =>
-      refuse(request, 405, `${request.method} is not allowed on /plants; use GET or POST.`, { allow: 'GET, POST' }),
+      exactly(request, LIST)
+        ? refuse(request, 405, `${request.method} is not allowed on /plants; use GET or POST.`, { allow: 'GET, POST' })
+        : undefined,
     ),
     http.all(`${base}/plants/:id`, ({ request }) =>
-      refuse(request, 405, `${request.method} is not allowed on /plants/{id}; use DELETE.`, { allow: 'DELETE' }),
+      exactly(request, ONE)
+        ? refuse(request, 405, `${request.method} is not allowed on /plants/{id}; use DELETE.`, { allow: 'DELETE' })
+        : undefined,
     ),
     http.all(`${base}/*`, ({ request }) =>
       refuse(request, 404, `There is no ${new URL(request.url).pathname} here; see /openapi.json for what there is.`),
