@@ -47,7 +47,7 @@ export class StorageHealth {
         { file: this.#file },
         `the database file ${this.#file} was ${now === undefined ? 'deleted' : 'replaced'} while in use: writes and /readyz answer ` +
           `503 until Plant Store is restarted. The file it had open stays readable while this process runs: copy it, with its -wal, ` +
-          `from the "(deleted)" entries of ls -l /proc/${process.pid}/fd before stopping it (docs/reliability.md)`,
+          `from the "(deleted)" entries of ls -l /proc/${process.pid}/fd before stopping it (docs/operations.md)`,
       );
     }
     throw retryLater(new DatabaseFileGone(inSeconds(RETRY_SECONDS)), RETRY_SECONDS);
