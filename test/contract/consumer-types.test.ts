@@ -146,4 +146,14 @@ t.test('the packed client installs alone, type-checks and works against a live s
   const env = { ...process.env, PLANT_STORE_URL: url, PLANT_STORE_TOKEN: await tokenFor(app, 'frontend') };
   const { stdout } = await run(process.execPath, ['consumer.mjs'], { cwd: consumer, env });
   t.same(JSON.parse(stdout), { created: { name: 'Monstera', tag: 'tropical' }, names: ['Monstera'], deleted: 204 });
+
+  // The mock's peers are not installed here: its command says which to install instead of a module-resolution stack.
+  const mock = await run(process.execPath, [join(consumer, 'node_modules', '.bin', 'plant-store-mock'), '--port', '0'], {
+    cwd: consumer,
+  }).then(
+    () => ({ code: 0, stderr: '' }),
+    (error: { code: number; stderr: string }) => error,
+  );
+  t.equal(mock.code, 2, 'plant-store-mock without msw: exit 2');
+  t.equal(mock.stderr, 'plant-store-mock: it needs msw, an optional peer of @plant-store/client: npm install --save-dev msw ajv\n');
 });
