@@ -152,7 +152,7 @@ t.test('the packed client installs alone, type-checks and works against a live s
     cwd: consumer,
   }).then(
     () => ({ code: 0, stderr: '' }),
-    (error: { code: number; stderr: string }) => error,
+    (error: unknown) => error as { code: number; stderr: string },
   );
   t.equal(mock.code, 2, 'plant-store-mock without msw: exit 2');
   t.equal(mock.stderr, 'plant-store-mock: it needs msw, an optional peer of @plant-store/client: npm install --save-dev msw ajv\n');

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Kept in git, not built: npm links a package's bin when it installs it, and in a fresh checkout that
 // is before `npm run build` writes dist/ (a bin pointing into dist/ would not be linked at all).
+import process from 'node:process';
+
 // msw and ajv are optional peers: without one, say how to get it rather than print a module-resolution stack.
 for (const peer of ['msw', 'ajv']) {
   try {
