@@ -22,6 +22,11 @@ export const UnsupportedContentEncoding = createError(
   'The body has Content-Encoding: %s, which this service does not decode; send it uncompressed, without Content-Encoding.',
   415,
 );
+export const UnsupportedTransferCoding = createError(
+  'PLANT_STORE_UNSUPPORTED_TRANSFER_CODING',
+  'The body has Transfer-Encoding: %s, which this service does not decode (RFC 9112, 6.1); send it with chunked alone, or with Content-Length.',
+  501,
+);
 export const MissingHost = createError(
   'PLANT_STORE_MISSING_HOST',
   'The request has no Host header, which HTTP/1.1 requires (RFC 9112, section 3.2); send one.',

@@ -4,7 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import { errorCodes, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { parse } from 'lossless-json';
-import { InvalidJson, InvalidUtf8, UnsupportedCharset, UnsupportedContentEncoding } from '../errors.js';
+import { InvalidJson, InvalidUtf8, UnsupportedCharset, UnsupportedContentEncoding, UnsupportedTransferCoding } from '../errors.js';
 import { isDecimalInteger } from '../validation/integers.js';
 
 export const BODY_LIMIT = 16 * 1024;
@@ -56,7 +56,11 @@ export default fp(async function jsonBody(app: FastifyInstance) {
     const bytes = body as Buffer;
     // Some clients label a bodiless DELETE as JSON; only operations that take a body need one.
     if (bytes.length === 0 && request.routeOptions.schema?.body === undefined) return done(null, undefined);
-    // Compressed bytes read as JSON would be refused as bad UTF-8 or JSON, or worse, taken as sent.
+    // Compressed bytes read as JSON would be refused as bad UTF-8 or JSON, or worse, taken as sent. Node undoes
+    // chunked framing only: another transfer coding (gzip, chunked) is left on the bytes.
+    const transfer = request.headers['transfer-encoding']?.toLowerCase();
+    if (transfer !== undefined && transfer.split(',').some((coding) => coding.trim() !== 'chunked'))
+      return done(new UnsupportedTransferCoding(transfer.length > 40 ? `${transfer.slice(0, 40)}...` : transfer), undefined);
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
     if (encoding !== undefined && encoding !== '' && encoding !== 'identity')
       return done(new UnsupportedContentEncoding(encoding.length > 40 ? `${encoding.slice(0, 40)}...` : encoding), undefined);

@@ -1,6 +1,7 @@
 // What Node's HTTP layer refuses before Fastify has a request, and what Fastify's router refuses
 // before any hook, is answered like everything else: the Error shape, with the API's security headers.
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { API_SECURITY_HEADERS } from '../../src/plugins/security-headers.js';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
@@ -10,7 +11,7 @@ import { parseAnswers, type Answer } from '../helpers/pipeline.js';
 const parse = (text: string): Answer | undefined => parseAnswers(text)[0];
 
 /** Sends raw bytes over a real socket and reads the first whole answer, or what came before the server closed. */
-function raw(port: number, bytes: string): Promise<Answer> {
+function raw(port: number, bytes: string | Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let text = '';
@@ -137,4 +138,25 @@ t.test("the router's refusals: a URL that is not percent-encoded, an id past 100
   checkErrorAnswer(t, 'an 8,000-digit id', longId, 400, expected, /id .*too long/i);
   t.ok(longId.body.length < 300, `a short message (${longId.body.length} bytes), not the whole URL`);
   t.notMatch(longId.body, /1{41}/, 'echoes at most a short prefix of the id');
+});
+
+t.test('a transfer coding other than chunked is refused with 501, not read as the JSON it hides', async (t) => {
+  const { port, token, expected } = await listening(t);
+  const zipped = gzipSync('{"id":1,"name":"zipped"}');
+  const chunk = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n0\r\n\r\n')]);
+  const head = (coding: string) =>
+    `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: ${coding}\r\nConnection: close\r\n\r\n`;
+  for (const coding of ['gzip, chunked', 'x-whatever, chunked']) {
+    const answer = await raw(port, Buffer.concat([Buffer.from(head(coding)), chunk(zipped)]));
+    checkErrorAnswer(
+      t,
+      coding,
+      answer,
+      501,
+      expected,
+      new RegExp(`^The body has Transfer-Encoding: ${coding}, which this service does not decode`),
+    );
+  }
+  const plain = await raw(port, Buffer.concat([Buffer.from(head('chunked')), chunk(Buffer.from('{"id":2,"name":"plain"}'))]));
+  t.equal(plain.status, 200, 'chunked alone is read as usual');
 });
