@@ -70,7 +70,7 @@ t.test('past the bound a write is refused with 503 and Retry-After, and changes 
     (error: unknown) => error as { statusCode?: number; code?: string; retryAfter?: number; message: string },
   );
   const waited = performance.now() - started;
-  t.match(refused, { statusCode: 503, code: 'PLANT_STORE_DATABASE_BUSY', retryAfter: 1, message: /Retry in 1 seconds/ });
+  t.match(refused, { statusCode: 503, code: 'PLANT_STORE_DATABASE_BUSY', retryAfter: 1, message: /Retry in 1 second\.$/ });
   t.ok(waited >= 190 && waited < 2000, `refused after ${Math.round(waited)} ms (bound 200 ms)`);
   t.same(order, [], 'the write never ran');
   other.exec('COMMIT');
