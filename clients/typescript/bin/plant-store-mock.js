@@ -6,7 +6,7 @@ import process from 'node:process';
 // msw and ajv are optional peers: without one, say how to get it rather than print a module-resolution stack.
 for (const peer of ['msw', 'ajv']) {
   try {
-    await import(peer);
+    import.meta.resolve(peer); // found, not loaded: the mock's bin loads msw only after its localStorage guard
   } catch (error) {
     if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
     process.stderr.write(`plant-store-mock: it needs ${peer}, an optional peer of @plant-store/client: npm install --save-dev msw ajv\n`);
