@@ -6,6 +6,17 @@ import { buildApp } from '../../src/app.js';
 import { requestIdOf } from '../../src/plugins/request-id.js';
 import { bearer, inject, testConfig, tokenFor } from '../helpers/app.js';
 
+/** Writes raw bytes on a new connection and resolves with everything read until it closes. */
+function sendRaw(port: number, text: string): Promise<string> {
+  return new Promise<string>((resolve) => {
+    let answer = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    socket.on('data', (chunk) => (answer += String(chunk)));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', () => resolve(answer));
+  });
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 t.test('a client id is used when it is printable ASCII of at most 128 characters', async (t) => {
@@ -51,14 +62,7 @@ t.test("answers made before Fastify has a request carry an id too: Node's 400 an
   t.teardown(() => app.close());
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
-  const send = (text: string) =>
-    new Promise<string>((resolve) => {
-      let answer = '';
-      const socket = connect(port, '127.0.0.1', () => socket.write(text));
-      socket.on('data', (chunk) => (answer += String(chunk)));
-      socket.on('close', () => resolve(answer));
-      socket.on('error', () => resolve(answer));
-    });
+  const send = (text: string) => sendRaw(port, text);
   const notHttp = await send('NOT HTTP AT ALL\r\n\r\n');
   t.match(notHttp, /^HTTP\/1.1 400 /);
   t.match(notHttp, /\r\nx-request-id: [0-9a-f-]{36}\r\n/);
@@ -78,14 +82,7 @@ t.test('a body Node refuses midway: the answer keeps the request id, and the log
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const token = await tokenFor(app, 'alice');
-  const send = (text: string) =>
-    new Promise<string>((resolve) => {
-      let answer = '';
-      const socket = connect(port, '127.0.0.1', () => socket.write(text));
-      socket.on('data', (chunk) => (answer += String(chunk)));
-      socket.on('close', () => resolve(answer));
-      socket.on('error', () => resolve(answer));
-    });
+  const send = (text: string) => sendRaw(port, text);
   const head = (id: string) =>
     `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nX-Request-Id: ${id}\r\n`;
   for (const [id, rest] of [
