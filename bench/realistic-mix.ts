@@ -66,7 +66,7 @@ export function realisticMix(big: DataSet): Scenario {
     },
     ours: 'plant-store',
     targets: [
-      { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.5 },
+      { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.55 }, // issue 54 (0.5 was issue 14's)
       // Issue 19: metrics cost at most 5% of the realistic mix's throughput.
       { kind: 'ratio', of: 'plant-store+metrics', to: 'plant-store', atLeast: 0.95 },
     ],

@@ -1,6 +1,6 @@
 // Renders a run: a text summary for the terminal, and docs/benchmarks.md with docs/benchmarks.svg
 // and docs/benchmarks.json (the run's whole record, committed beside the page it backs).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { chart } from './chart.js';
 import type { RunRecord } from './run-record.js';
@@ -33,9 +33,17 @@ function does(summary: ScenarioSummary): string {
   return `What each server does per request here:\n\n${entries.map(([label, text]) => `- **${label}**: ${text}.`).join('\n')}\n\n`;
 }
 
+/** A contestant's server CPU per request, for the ratio lines: the cost behind each throughput ratio. */
+function cpuOf(summary: ScenarioSummary, label: string): string {
+  const contestant = summary.contestants.find((c) => c.label === label);
+  return contestant === undefined ? 'n/a' : num(contestant.cpuMicrosPerRequest, 1);
+}
+
 function ratios(summary: ScenarioSummary): string {
   const lines = summary.ratios.map(
-    (r) => `- ${r.of} / ${r.to}: **${num(r.median, 2)} ×** req/s (per-round ratios ${num(r.min, 2)} to ${num(r.max, 2)})`,
+    (r) =>
+      `- ${r.of} / ${r.to}: **${num(r.median, 2)} ×** req/s (per-round ratios ${num(r.min, 2)} to ${num(r.max, 2)}); ` +
+      `server CPU ${cpuOf(summary, r.of)} against ${cpuOf(summary, r.to)} µs/request`,
   );
   const costs = summary.rowCosts.map((c) => `- server CPU per extra row, limit ${c.from} → ${c.to}: **${num(c.microsPerRow, 3)} µs**`);
   const notes = summary.notes.map((note) => `- Note: ${note}`);
@@ -68,7 +76,8 @@ export function textSummary(run: RunRecord): string {
           `rss ${num(c.peakRssMB, 1)} MB`,
       );
     }
-    for (const r of summary.ratios) out.push(`  ${r.of} / ${r.to}: ${num(r.median, 2)} x`);
+    for (const r of summary.ratios)
+      out.push(`  ${r.of} / ${r.to}: ${num(r.median, 2)} x  (cpu ${cpuOf(summary, r.of)} against ${cpuOf(summary, r.to)} µs/req)`);
     // Rounds of one second without warm-up say nothing about the targets: the quick run only keeps the harness working.
     for (const t of summary.targets) out.push(`  target: ${t.text}: ${t.measured} -> ${verdict(run, t.met, (text) => text.toUpperCase())}`);
     out.push('');
@@ -105,7 +114,7 @@ function reproduce(run: RunRecord): string {
   return lines.join('\n');
 }
 
-function markdown(run: RunRecord, root: string, findings: string): string {
+function markdown(run: RunRecord): string {
   const m = run.machine;
   const o = run.options;
   const env = Object.entries(SERVER_ENV)
@@ -167,6 +176,22 @@ their server with the same plants (\`bench/postgres-data.ts\`) and copy the data
 own copy, with tokens made by the project's own \`createToken\` (the bench user's; in the realistic mix one for each of its
 users). Every run of a load generator uses fresh ids of its own; the plants a run deletes are inserted before it.
 
+## How to read these figures
+
+- **Ratios, not absolute figures, are what count.** Every scenario runs its servers side by side in interleaved
+  rounds on one machine, so a ratio between two servers of one run holds however busy the machine was; absolute
+  req/s move with the machine. A target is judged on the median of the per-round ratios, and a noisy ratio on the
+  median of a day's full runs, never on one run.
+- **The ceiling is the least any server can do** (bare Fastify sending a constant or a page built from memory): a ratio
+  of 0.75 to it means Plant Store's auth, validation, store, serialization, request log and security headers cost a
+  quarter of the answers the machine could send. **CPU µs/request** is the server process's CPU time per answered
+  request (user + system, from \`/proc\`): it is the figure to compare when a change adds work to the request path.
+- **express-peer** is the way most teams would build this service (Express with a validating middleware): it says how
+  far the ordinary build is from this one.
+- A \`--quick\` run keeps the harness working; its verdicts measure nothing.
+- How these figures came to be, run by run, with profiles and A/B comparisons, is in
+  [\`bench/findings.md\`](../bench/findings.md).
+
 ## Targets
 
 ${targets(run)}
@@ -174,20 +199,17 @@ ${targets(run)}
 ![Median requests per second per scenario](benchmarks.svg)
 
 ${run.summaries.map((s) => `## ${s.title}\n\n${s.about}\n\n${does(s)}${table(s)}\n\n${ratios(s)}`).join('\n\n')}
-
-${findings.trim() === '' ? '' : `## Findings\n\n${findings.trim()}\n\n`}`;
+`;
 }
 
 /** Rewrites docs/benchmarks.md, docs/benchmarks.svg and docs/benchmarks.json from a run; returns the paths written. */
 export function writeDocs(root: string, run: RunRecord): string[] {
   const docs = join(root, 'docs');
   mkdirSync(docs, { recursive: true });
-  const findingsFile = join(root, 'bench', 'findings.md');
-  const findings = existsSync(findingsFile) ? readFileSync(findingsFile, 'utf8').replace(/^<!--[^]*?-->\s*/, '') : '';
   const md = join(docs, 'benchmarks.md');
   const svg = join(docs, 'benchmarks.svg');
   const record = join(docs, 'benchmarks.json');
-  writeFileSync(md, markdown(run, root, findings));
+  writeFileSync(md, markdown(run));
   writeFileSync(
     svg,
     chart(

@@ -63,7 +63,8 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       },
       ours: 'plant-store',
       targets: [
-        { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.6 },
+        // Issue 54: back to the 0.75 the first page held before the edge grew (0.6 was issue 14's first bar).
+        { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.75 },
         { kind: 'ratio', of: 'plant-store', to: 'express-peer', atLeast: 4 },
         { kind: 'rss', of: 'plant-store', to: 'ceiling', megabytes: 40 },
       ],
@@ -94,7 +95,8 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       contestants: each(writers, { plan: ({ firstId, step }) => ({ kind: 'post', firstId, step }) }),
       ours: 'plant-store',
       targets: [
-        { kind: 'ratio', of: 'plant-store', to: 'per-request-normal', atLeast: 1.5 },
+        // DECISIONS.md, "Targets restated": durable group commit costs no more than a per-request commit without sync.
+        { kind: 'ratio', of: 'plant-store', to: 'per-request-normal', atLeast: 1.0 },
         { kind: 'tail', of: 'plant-store', atMost: 4 },
       ],
     },
@@ -143,7 +145,8 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       ours: 'postgres-2-instances',
       targets: [
         { kind: 'cpu', of: 'postgres-1-instance', to: 'plant-store', atMost: 2 },
-        { kind: 'ratio', of: 'postgres-2-instances', to: 'postgres-1-instance', atLeast: 0.9 },
+        // DECISIONS.md: two instances' CPU per request, not their throughput, on a machine whose instances share a core.
+        { kind: 'cpu', of: 'postgres-2-instances', to: 'postgres-1-instance', atMost: 1.5 },
       ],
     },
     {
@@ -156,7 +159,8 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
       ours: 'postgres-2-instances',
       targets: [
         { kind: 'cpu', of: 'postgres-1-instance', to: 'plant-store', atMost: 2 },
-        { kind: 'ratio', of: 'postgres-2-instances', to: 'postgres-1-instance', atLeast: 0.9 },
+        // DECISIONS.md: two instances' CPU per request, not their throughput, on a machine whose instances share a core.
+        { kind: 'cpu', of: 'postgres-2-instances', to: 'postgres-1-instance', atMost: 1.5 },
       ],
     },
     {

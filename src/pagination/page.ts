@@ -41,7 +41,7 @@ export class PlantPage {
    * byte. `ids` is their ids as decimal digits joined by commas, all the listing needs. A page holds
    * these two strings and no rows: a page outlives its request in the promise that carried it, which
    * the young-generation GC counts as alive until the next full GC, and then every object the page
-   * holds is copied and promoted (bench/findings.md, row cost).
+   * holds is copied and promoted (the CPU per extra row of docs/benchmarks.md's page-size scenario).
    */
   constructor(
     readonly json: string,

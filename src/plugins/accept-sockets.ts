@@ -3,7 +3,7 @@
 // turn under load lasts 100 ms or more: with 1,000 clients some waited 10 s in the kernel's queue. With
 // SO_REUSEPORT the kernel spreads new connections over ACCEPT_SOCKETS sockets, each accepting one a turn,
 // and hands each to the one HTTP server through its 'connection' event, as Node documents.
-// `npm run bench:overload`: longest wait 10 s with one socket, 0.93 to 1.66 s with 128, 0.44 to 0.64 s with 256 (bench/findings.md).
+// `npm run bench:overload` measures the longest wait with and without them (docs/operations.md, "Connections before they are accepted").
 import net, { type AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import fp from 'fastify-plugin';

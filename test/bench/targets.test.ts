@@ -21,8 +21,8 @@ const rounds = (scenario: Scenario, perRound: number[][]) =>
   );
 
 t.test('the three targets of issue 14', async (t) => {
-  t.same(byId('realistic-mix').targets[0], { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.5 });
-  t.same(byId('get-first-page').targets[0], { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.6 });
+  t.same(byId('realistic-mix').targets[0], { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.55 }, 'issue 54 raised it from 0.5');
+  t.same(byId('get-first-page').targets[0], { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.75 }, 'issue 54 raised it from 0.6');
   t.same(byId('get-random-pages').targets, [{ kind: 'ratio', of: 'plant-store', to: 'ceiling-pages', atLeast: 0.35 }]);
   for (const id of ['realistic-mix', 'get-first-page', 'get-random-pages']) t.ok(byId(id).quick, `${id} runs in --quick too`);
 });
@@ -33,7 +33,7 @@ t.test('every earlier target is still reported', async (t) => {
     { kind: 'rss', of: 'plant-store', to: 'ceiling', megabytes: 40 },
   ]);
   t.same(byId('post').targets, [
-    { kind: 'ratio', of: 'plant-store', to: 'per-request-normal', atLeast: 1.5 },
+    { kind: 'ratio', of: 'plant-store', to: 'per-request-normal', atLeast: 1.0 }, // DECISIONS.md withdrew 1.5
     { kind: 'tail', of: 'plant-store', atMost: 4 },
   ]);
   t.same(byId('table-size').targets, [{ kind: 'ratio', of: 'plant-store@1m', to: 'plant-store@10k', atLeast: 0.9 }]);
@@ -84,23 +84,23 @@ t.test('the realistic mix: 40 users or more, each with a token, and the shares o
 
 t.test('verdicts come from the median of per-round ratios', async (t) => {
   const mix = byId('realistic-mix'); // contestants: ceiling, express-peer, plant-store, plant-store+metrics, plant-store-twin
-  // Per-round ratios plant-store / ceiling: 0.40, 0.52, 0.55, 0.70: median 0.535.
-  // plant-store+metrics / plant-store: 0.95, 0.9615, 0.9455, 0.9714: median 0.956, met.
+  // Per-round ratios plant-store / ceiling: 0.40, 0.56, 0.58, 0.70: median 0.57.
+  // plant-store+metrics / plant-store: 0.95, 0.9643, 0.9483, 0.9714: median 0.957, met.
   const met = summarize(
     mix,
     rounds(mix, [
       [100, 10, 40, 38, 41],
-      [100, 10, 52, 50, 41],
-      [100, 10, 55, 52, 41],
+      [100, 10, 56, 54, 41],
+      [100, 10, 58, 55, 41],
       [100, 10, 70, 68, 41],
     ]),
   );
-  t.equal(Number(met.ratios.find((r) => r.to === 'ceiling')!.median.toFixed(6)), 0.535);
+  t.equal(Number(met.ratios.find((r) => r.to === 'ceiling')!.median.toFixed(6)), 0.57);
   t.same(
     met.targets.map((target) => [target.measured, target.met]),
     [
-      ['0.535 ×', true],
-      ['0.956 ×', true],
+      ['0.570 ×', true],
+      ['0.957 ×', true],
     ],
   );
   // Ratios 0.45, 0.49, 0.50, 0.90: median 0.495, not met, though their mean is 0.585.
@@ -138,10 +138,11 @@ t.test('verdicts come from the median of per-round ratios', async (t) => {
   t.ok(judged.does?.['ceiling-pages']?.includes('response schema'), 'the summary carries what each server does, for the report');
 });
 
-t.test('the PostgreSQL targets of issue 34: CPU per request against SQLite, and two instances against one', async (t) => {
+t.test('the PostgreSQL targets: CPU per request against SQLite, and two instances CPU per request against one', async (t) => {
+  // DECISIONS.md, "Targets restated": two instances' throughput is not judged on a machine whose instances share a core.
   const targets = [
     { kind: 'cpu', of: 'postgres-1-instance', to: 'plant-store', atMost: 2 },
-    { kind: 'ratio', of: 'postgres-2-instances', to: 'postgres-1-instance', atLeast: 0.9 },
+    { kind: 'cpu', of: 'postgres-2-instances', to: 'postgres-1-instance', atMost: 1.5 },
   ];
   t.same(byId('postgres-get-first-page').targets, targets);
   t.same(byId('postgres-post').targets, targets);
@@ -157,5 +158,15 @@ t.test('the PostgreSQL targets of issue 34: CPU per request against SQLite, and 
     ]),
   ).targets;
   t.match(verdicts[0], { measured: /^3\.00 ×/, met: false }, 'the median of the per-round CPU ratios (3, 1.5, 3)');
-  t.match(verdicts[1], { measured: '0.950 ×', met: true });
+  // Two instances against one: CPU ratios 1, 1.053, 1.053: median 1.05, within 1.5.
+  t.match(verdicts[1], { measured: /^1\.05 ×/, met: true });
+  const costly = summarize(
+    scenario,
+    rounds(scenario, [
+      [3000, 1000, 600],
+      [3000, 1000, 650],
+      [3000, 1000, 700],
+    ]),
+  ).targets;
+  t.match(costly[1], { measured: /^1\.54 ×/, met: false }, 'two instances at 1.54 × one instance\'s CPU per request miss it');
 });

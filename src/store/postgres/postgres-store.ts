@@ -126,7 +126,7 @@ export class PostgresStore implements Store, PlantStore {
    * The creates that arrive in one turn of the event loop are sent together at its end (setImmediate),
    * one statement and one commit for all, as SQLite's group commit shares one: each is answered after
    * that commit. A statement changes a row once at most, so a second create of one plant in the turn
-   * goes in a statement of its own. Measured on `postgres-post`: see bench/findings.md, issue 34.
+   * goes in a statement of its own. Measured by the `postgres-post` scenario (docs/benchmarks.md).
    */
   addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
     return new Promise((resolve, reject) => {
@@ -168,8 +168,8 @@ export class PostgresStore implements Store, PlantStore {
    * Requests for the same page that arrive in one turn of the event loop share one query, sent at the
    * end of the turn (setImmediate), after every one of them arrived: its snapshot, taken later still,
    * holds every write acknowledged before any of them arrived, so each request's answer stays
-   * linearizable. A request that arrives once the query is sent waits for the next one. Measured on
-   * `postgres-get-first-page` (50 connections, one user): see bench/findings.md, issue 34.
+   * linearizable. A request that arrives once the query is sent waits for the next one. Measured by the
+   * `postgres-get-first-page` scenario (50 connections, one user; docs/benchmarks.md).
    */
   listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
     const key = `${limit} ${after ?? ''} ${owner}`;

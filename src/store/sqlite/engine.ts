@@ -34,7 +34,7 @@ export type SyncFile = (fd: number, done: (error: Error | null) => void) => void
 
 /**
  * Rows one round reads at most, counted by what each read may return: a round holds the event loop,
- * and its answers, until it ends: 2,000 rows are about a millisecond (bench/findings.md, "Pages built by SQLite again").
+ * and its answers, until it ends: 2,000 rows are about a millisecond (the page-size scenario, docs/benchmarks.md).
  */
 export const MAX_ROUND_ROWS = 2000;
 /** Writes one transaction commits at most. */
@@ -128,7 +128,7 @@ export class Engine {
   /**
    * Runs `run` in the next round's read transaction; `rows`: the rows it reads at most. `whileSyncing`: it may run
    * during a sync, told so, to answer from the caches or AFTER_SYNC: requests are authenticated, and cached first pages
-   * answered, while the last commit syncs (realistic mix 5,337 -> 6,212 req/s, bench/findings.md, session 9).
+   * answered, while the last commit syncs (worth about 15% of the realistic mix's throughput, docs/benchmarks.md).
    */
   read<T>(run: (syncing: boolean) => T | typeof AFTER_SYNC, rows = 1, whileSyncing = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {

@@ -16,8 +16,8 @@ function prepare(db: SqliteDatabase) {
   const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
   /**
    * A page built by SQLite in one row: its JSON text (json_object escapes as JSON.stringify does), its ids' text, its last
-   * id and the next page's first id (null: none). Half the CPU of rows handed to JavaScript on pages of 1,000 (bench/
-   * findings.md, "Pages built by SQLite again"). The aggregates take rows in the order the subquery yields them, which
+   * id and the next page's first id (null: none). Half the CPU of rows handed to JavaScript on pages of 1,000 (the page-size
+   * scenario, docs/benchmarks.md). The aggregates take rows in the order the subquery yields them, which
    * SQLite does not promise (an ORDER BY in each costs as much again): page-json.test.ts fails if it changes. Bare `?`s
    * for the owner and LIMIT cost the row statements before these 10 and 4 us a page more than `CAST(? AS TEXT)`, `? + 0`.
    */
