@@ -21,8 +21,16 @@ const rounds = (scenario: Scenario, perRound: number[][]) =>
   );
 
 t.test('the three targets of issue 14', async (t) => {
-  t.same(byId('realistic-mix').targets[0], { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.55 }, 'issue 54 raised it from 0.5');
-  t.same(byId('get-first-page').targets[0], { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.75 }, 'issue 54 raised it from 0.6');
+  t.same(
+    byId('realistic-mix').targets[0],
+    { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.55 },
+    'issue 54 raised it from 0.5',
+  );
+  t.same(
+    byId('get-first-page').targets[0],
+    { kind: 'ratio', of: 'plant-store', to: 'ceiling', atLeast: 0.75 },
+    'issue 54 raised it from 0.6',
+  );
   t.same(byId('get-random-pages').targets, [{ kind: 'ratio', of: 'plant-store', to: 'ceiling-pages', atLeast: 0.35 }]);
   for (const id of ['realistic-mix', 'get-first-page', 'get-random-pages']) t.ok(byId(id).quick, `${id} runs in --quick too`);
 });
@@ -168,5 +176,5 @@ t.test('the PostgreSQL targets: CPU per request against SQLite, and two instance
       [3000, 1000, 700],
     ]),
   ).targets;
-  t.match(costly[1], { measured: /^1\.54 ×/, met: false }, 'two instances at 1.54 × one instance\'s CPU per request miss it');
+  t.match(costly[1], { measured: /^1\.54 ×/, met: false }, "two instances at 1.54 × one instance's CPU per request miss it");
 });

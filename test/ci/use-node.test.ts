@@ -29,18 +29,18 @@ t.test(
       });
     t.equal((await source(false)).code, 0, 'the first job unpacks Node into the empty cache');
 
-    let refreshing = true;
+    const state = { refreshing: true };
     const refreshes = Promise.all(
       [0, 1].map(async () => {
         const results = [];
         results.push(await source(true));
         return results;
       }),
-    ).finally(() => (refreshing = false));
+    ).finally(() => (state.refreshing = false));
     // The third job: its PATH names the cache's entry, as a shell that sourced use-node earlier has it.
     let looks = 0;
     const missing: string[] = [];
-    while (refreshing) {
+    while (state.refreshing) {
       const look = spawnSync(join(cache, '24', 'bin', 'node'), ['-e', 'process.exit(0)'], { encoding: 'utf8' });
       looks++;
       if (look.status !== 0) missing.push(String(look.error ?? look.stderr));
