@@ -12,17 +12,22 @@ export interface Options {
   only: string[];
   /** Rewrite docs/benchmarks.md, .svg and .json. */
   writeDocs: boolean;
-  /** Only rewrite the docs from this earlier results file (after editing bench/findings.md). */
+  /** Only rewrite the docs from this earlier results file. */
   render?: string;
+  /** A built checkout of another revision, run beside plant-store as plant-store@baseline. */
+  baseline?: string;
 }
 
 export const USAGE = `npm run bench -- [--quick] [--rounds N] [--seconds S] [--warmup S] [--connections N]
                        [--tool autocannon|wrk] [--only id,id] [--docs|--no-docs] [--render results.json]
+                       [--baseline <checkout>]
   --quick      the quick scenarios, 2 rounds of 1 s, docs untouched (CI keeps the harness working)
   default      every scenario, 8 rounds of 4 s after 1 s of warm-up, docs/benchmarks.md rewritten
   --tool       the load generator; wrk when installed, else autocannon
   --render     rewrite docs/benchmarks.* from an earlier run's record (docs/benchmarks.json or
-               bench/results/*.json), measuring nothing`;
+               bench/results/*.json), measuring nothing
+  --baseline   another built checkout (git worktree add ../base <rev> && cd ../base && npm ci && npm run build)
+               run as plant-store@baseline beside plant-store in each scenario that has it: an A/B in one run`;
 
 export function parseOptions(args: string[], wrkInstalled: boolean): Options {
   const { values } = parseArgs({
@@ -38,6 +43,7 @@ export function parseOptions(args: string[], wrkInstalled: boolean): Options {
       docs: { type: 'boolean' },
       'no-docs': { type: 'boolean' },
       render: { type: 'string' },
+      baseline: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -65,5 +71,6 @@ export function parseOptions(args: string[], wrkInstalled: boolean): Options {
     only: values.only === '' ? [] : values.only.split(','),
     writeDocs: values['no-docs'] ? false : (values.docs ?? !quick),
     ...(values.render !== undefined && { render: values.render }),
+    ...(values.baseline !== undefined && { baseline: values.baseline }),
   };
 }

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { baselineRoot, withBaseline } from './baseline.js';
 import { DATA_VERSION, dataSet } from './data.js';
 import { freshIds } from './load/id-ranges.js';
 import { shareOf, type LoadRequest } from './load/plan.js';
@@ -175,6 +176,11 @@ async function main(): Promise<void> {
     options.only.length > 0 ? options.only.includes(scenario.id) : !options.quick || scenario.quick,
   );
   if (selected.length === 0) throw new Error(`no scenario matches --only ${options.only.join(',')}`);
+  if (options.baseline !== undefined) {
+    const baseline = baselineRoot(options.baseline);
+    selected = selected.map((scenario) => withBaseline(scenario, baseline));
+    say(`baseline: ${baseline} (revision ${gitRevision(baseline).slice(0, 12)}) runs as plant-store@baseline`);
+  }
   let postgres: PostgresData | undefined;
   if (selected.some(usesPostgres)) {
     const missing = postgresUnavailable();

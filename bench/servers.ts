@@ -25,6 +25,8 @@ export interface ServerSpec {
   users?: readonly string[];
   /** Plant Store with Prometheus metrics on (METRICS_PORT on a free port of its own), for their cost. */
   metrics?: boolean;
+  /** Another built checkout to run this server from (`--baseline`); this one when not given. */
+  root?: string;
 }
 
 export interface ServerInstance {
@@ -182,7 +184,8 @@ export async function startServer(
   };
   try {
     // One after the other: the first applies any migration, the next find them done.
-    for (let i = 0; i < (spec.instances ?? 1); i++) processes.push(await startProcess(spec.kind, root, data.env, pin, spec.metrics));
+    for (let i = 0; i < (spec.instances ?? 1); i++)
+      processes.push(await startProcess(spec.kind, spec.root ?? root, data.env, pin, spec.metrics));
   } catch (error) {
     await stop();
     throw error;
