@@ -92,12 +92,19 @@ t.test(
         cwd: projects.frontend,
         check: () => void t.equal(installed(projects.frontend, '@plant-store/client').version, '1.0.0', 'the tarball is installed'),
       },
-      'npm install --install-links ../plant-store/clients/typescript': {
+      'npm config set install-links true --location project': {
         cwd: projects['frontend-linked'],
-        check: () => {
+        check: () => void t.match(readFileSync(join(projects['frontend-linked'], '.npmrc'), 'utf8'), 'install-links=true'),
+      },
+      'npm install ../plant-store/clients/typescript': {
+        cwd: projects['frontend-linked'],
+        check: async () => {
           const at = join(projects['frontend-linked'], 'node_modules', '@plant-store', 'client');
           t.notOk(lstatSync(at).isSymbolicLink(), 'the checkout is installed as a copy, not a link');
           t.ok(existsSync(join(at, 'dist', 'index.js')), 'with its build');
+          t.match(readFileSync(join(projects['frontend-linked'], 'package.json'), 'utf8'), '"file:../plant-store/clients/typescript"');
+          await run('npm', ['ci'], { cwd: projects['frontend-linked'], env });
+          t.notOk(lstatSync(at).isSymbolicLink(), 'and a later npm ci copies it again, the .npmrc says so');
         },
       },
       'cd clients/typescript && npm publish --registry https://npm.example.internal/': {
