@@ -41,10 +41,17 @@ function checkoutFiles(): string[] | undefined {
 }
 
 const files = checkoutFiles();
+// npm, the READMEs and the packages' files decide the outcome, not the Node line: CI runs it on Node 24 only.
+const skip =
+  process.env.PLANT_STORE_TEST_README_INSTALL === '0'
+    ? 'PLANT_STORE_TEST_README_INSTALL=0: the README install commands are off for this run'
+    : files
+      ? false
+      : 'not a git work tree: the checkout to copy is not known';
 
 t.test(
   "the clients' READMEs install as they say: tarball, checkout (file:), own registry, then the hooks' and the mock's peers",
-  { skip: files ? false : 'not a git work tree: the checkout to copy is not known' },
+  { skip },
   async (t) => {
     const work = tempDir(t);
     const checkout = join(work, 'plant-store');
