@@ -14,6 +14,6 @@ export function countDeprecatedRequests(registry: Registry, operations: readonly
   // A series that appears only with its first event breaks rate() and alerts.
   for (const operation of operations) counter.inc({ operation }, 0);
   const count = (message: unknown) => counter.inc({ operation: (message as DeprecatedRequest).operation });
-  subscribe(deprecatedRequests.name as string, count);
-  return () => unsubscribe(deprecatedRequests.name as string, count);
+  subscribe(deprecatedRequests.name, count);
+  return () => unsubscribe(deprecatedRequests.name, count);
 }

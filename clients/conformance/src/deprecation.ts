@@ -91,10 +91,8 @@ export function deprecations(document: JsonObject): OperationDeprecations[] {
       const operation = asObject(item[method]);
       const name = `${method.toUpperCase()} ${path}`;
       const parameters = new Map<string, Deprecation>();
-      const entries = [
-        ...(Array.isArray(item.parameters) ? item.parameters : []),
-        ...(Array.isArray(operation.parameters) ? operation.parameters : []),
-      ];
+      const list = (value: unknown): unknown[] => (Array.isArray(value) ? (value as unknown[]) : []);
+      const entries = [...list(item.parameters), ...list(operation.parameters)];
       for (const entry of entries) {
         const parameter = asObject(followRef(document, entry).node);
         const where = `${name} ${String(parameter.in)} parameter ${String(parameter.name)}`;
@@ -151,4 +149,36 @@ export function deprecationHeaders(announced: Deprecation[]): DeprecationHeaders
     sunset: new Date(earliest(announced.map((deprecation) => deprecation.sunset))).toUTCString(),
     link: [...new Set(announced.map((deprecation) => deprecation.link))].map((link) => `<${link}>; rel="deprecation"`).join(', '),
   };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * How an answer to `url` fails to announce what openapi.yaml deprecates there; empty when it does (or nothing
+ * is deprecated there). `headers` are the answer's, by lower-case name.
+ */
+export function announcementProblems(
+  deprecated: OperationDeprecations,
+  url: string,
+  headers: Record<string, string | string[] | undefined>,
+): string[] {
+  const announced = deprecationsFor(deprecated, url);
+  if (announced.length === 0) return [];
+  const expected = deprecationHeaders(announced);
+  const why = deprecated.deprecated === undefined ? `a deprecated parameter was sent` : 'the operation is deprecated';
+  const problems: string[] = [];
+  for (const [name, value] of [
+    ['Deprecation', expected.deprecation],
+    ['Sunset', expected.sunset],
+  ] as const) {
+    const got = headers[name.toLowerCase()];
+    if (String(got) !== value) problems.push(`${why}, so ${name} must be ${value}, not ${got === undefined ? '(none)' : String(got)}`);
+  }
+  const link = String(headers.link ?? '');
+  for (const target of new Set(announced.map((deprecation) => deprecation.link))) {
+    // One link-value of the field, whatever else it holds (rel="next"): <target>, then parameters with rel deprecation.
+    if (!new RegExp(`<${escapeRegExp(target)}>[^,<]*;\\s*rel="?[^",<]*\\bdeprecation\\b`, 'i').test(link))
+      problems.push(`${why}, so Link must hold <${target}>; rel="deprecation", not ${link === '' ? '(none)' : link}`);
+  }
+  return problems;
 }
