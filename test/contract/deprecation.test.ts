@@ -15,6 +15,7 @@ import { deprecatedContract, deprecatedDocument, HEALTH, LIMIT } from '../helper
 import { projectRoot } from '../helpers/paths.js';
 import { parsePrometheusText, valueOf } from '../helpers/prometheus-text.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { runArgs, runConformance } from '../clients/conformance/run-conformance.js';
 
 const COUNTER = 'plant_store_deprecated_requests_total';
 
@@ -170,4 +171,16 @@ t.test('the contract must give a deprecation its dates and declare the headers i
   );
   t.equal(run.status, 1);
   t.match(run.stderr, /^generate: openapi\.yaml: GET \/plants is deprecated, but its response 200 does not declare Deprecation, Sunset;/);
+});
+
+t.test('a whole conformance run against the deployment that serves the copy, checked against the copy, passes', async (t) => {
+  const contract = deprecatedContract();
+  const { app, base, token } = await serve(t, contract);
+  const file = join(tempDir(t), 'openapi.yaml');
+  writeFileSync(file, contract);
+  const run = await runConformance(runArgs(base, { token, otherToken: await tokenFor(app, 'bob') }, ['--contract', file]));
+  t.equal(run.code, 0, run.stdout + run.stderr);
+  // The listing checks send limit: each answer announced it, and the walk follows rel="next" beside rel="deprecation".
+  t.match(run.stdout, /^PASS +GET \/plants +walks Link pages of 2 to the end/m);
+  t.match(run.stdout, /^PASS +GET \/healthz +answers without a token/m);
 });
