@@ -156,6 +156,9 @@ t.test('the contract must give a deprecation its dates and declare the headers i
     'x-sunset': '2027-01-01',
   });
   t.throws(() => deprecations(pathParameter), /DELETE \/plants\/\{id\} path parameter id: only query parameters can be deprecated/);
+  const badLink = deprecatedDocument();
+  badLink.paths['/healthz'].get['x-deprecation-link'] = 'see the changelog';
+  t.throws(() => deprecations(badLink), /GET \/healthz: x-deprecation-link must be a URL/);
   const sunsetOnly = deprecatedDocument();
   delete sunsetOnly.paths['/healthz'].get.deprecated;
   t.throws(() => deprecations(sunsetOnly), /GET \/healthz has x-sunset or x-deprecated-at but not deprecated: true/);
