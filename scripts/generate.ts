@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { undeclaredDeprecationHeaders } from '../clients/conformance/src/deprecation.js';
 import { componentSchemas, operationSchemas, type JsonObject } from './openapi-to-fastify.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -29,6 +30,9 @@ async function render(): Promise<Record<string, string>> {
   const input = process.argv.indexOf('--input');
   const yamlText = readFileSync(input === -1 ? join(root, 'openapi.yaml') : process.argv[input + 1]!, 'utf8');
   const document = parse(yamlText) as JsonObject;
+  // A deprecation needs its dates, and the headers its answers then carry declared (CONTRIBUTING.md, retiring an operation).
+  const undeclared = undeclaredDeprecationHeaders(document);
+  if (undeclared.length > 0) throw new Error(`openapi.yaml: ${undeclared.join('; ')}`);
   const types = astToString(await openapiTS(structuredClone(document) as never, { transform: int64AsBigint, silent: true }));
   return {
     'types.d.ts': HEADER + types,

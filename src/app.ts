@@ -21,6 +21,7 @@ import sharedLimits from './plugins/shared-limits.js';
 import operationRoutes from './contract/operation-routes.js';
 import { contractDocumentHandlers } from './routes/contract-documents.js';
 import { servedContract } from './contract/served-contract.js';
+import { deprecations } from '@plant-store/conformance/deprecation';
 import { healthHandlers } from './routes/health.js';
 import { plantHandlers } from './routes/plants.js';
 import { componentSchemas } from '../generated/schemas.js';
@@ -34,6 +35,11 @@ export interface BuildOptions {
   store?: Store;
   /** Where JSON log lines go; stdout by default. */
   logStream?: { write(line: string): void };
+  /**
+   * openapi.yaml's text to serve instead of the project's, for tests: a copy that differs only in what
+   * the generated routes do not depend on (deprecations, descriptions); the routes still come from generated/.
+   */
+  contract?: string;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -74,21 +80,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config, app.log)) });
   await app.register(sharedLimits, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix });
+  const served = servedContract(config.oidc, options.contract);
   // Imported only when on, like tracing: prom-client (and the OpenTelemetry API it loads) stays out of a process without metrics.
   if (config.metricsPort !== undefined) {
     await app.register((await import('./plugins/metrics.js')).default, {
       port: config.metricsPort,
       host: config.metricsHost,
+      deprecatedOperations: deprecations(served.docs).flatMap(({ operationId }) => operationId ?? []),
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
       keepAliveTimeoutMs: config.keepAliveTimeoutMs,
     });
   }
 
-  const served = servedContract(config.oidc);
   // Each operation goes to the open scope or the protected one as openapi.yaml's `security` says.
   await app.register(operationRoutes, {
     handlers: { ...healthHandlers, ...contractDocumentHandlers(served), ...plantHandlers },
+    document: served.docs,
     // Open endpoints answer HEAD like GET (load balancers, link checkers); Swagger UI is one of them.
     open: async (scope) => {
       scope.addHook('onRoute', headLikeGet(scope.routeTable));

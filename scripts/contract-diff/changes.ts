@@ -13,6 +13,8 @@ export interface Change {
   /** RFC 6901 pointer into the new openapi.yaml (the old one for removals), where the change is written. */
   pointer: string;
   message: string;
+  /** A breaking removal the base announced: the rule that allows it (retirement.ts), said in a few words. */
+  allowedBy?: string;
 }
 
 /** The project's $ref resolver (clients/conformance/src/openapi-ref.ts), typed as the gate reads documents: JSON values. */
@@ -41,6 +43,8 @@ export interface Sides {
   after: JsonObject;
   operation: string;
   changes: Changes;
+  /** Today, for the sunset rule (retirement.ts). */
+  now: Date;
 }
 
 /** Collects changes for one operation; the same change reached twice (a shared component) is kept once. */
@@ -48,10 +52,10 @@ export class Changes {
   readonly list: Change[] = [];
   readonly #seen = new Set<string>();
 
-  add(severity: Severity, operation: string, pointer: string, message: string): void {
+  add(severity: Severity, operation: string, pointer: string, message: string, allowedBy?: string): void {
     const key = `${severity} ${operation} ${pointer} ${message}`;
     if (this.#seen.has(key)) return;
     this.#seen.add(key);
-    this.list.push({ severity, operation, pointer, message });
+    this.list.push({ severity, operation, pointer, message, ...(allowedBy === undefined ? {} : { allowedBy }) });
   }
 }

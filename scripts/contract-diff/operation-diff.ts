@@ -13,13 +13,14 @@ import {
   type JsonObject,
   type Sides,
 } from './changes.js';
+import { retiredBy } from './retirement.js';
 import { diffSchema, type Direction } from './schema-diff.js';
 import { diffSecurity, diffSecuritySchemes } from './security-diff.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-/** Every change between two contracts, breaking ones first. */
-export function diffContracts(before: JsonObject, after: JsonObject): Change[] {
+/** Every change between two contracts, breaking ones first; `now` decides which deprecations' sunsets have passed. */
+export function diffContracts(before: JsonObject, after: JsonObject, now = new Date()): Change[] {
   const changes = new Changes();
   const pathsBefore = object(before.paths);
   const pathsAfter = object(after.paths);
@@ -30,10 +31,16 @@ export function diffContracts(before: JsonObject, after: JsonObject): Change[] {
     for (const method of METHODS) {
       const operation = `${method.toUpperCase()} ${path}`;
       const pointer = itemPointer + pointerTo(method);
-      const sides = { before, after, operation, changes };
+      const sides = { before, after, operation, changes, now };
       if (itemBefore[method] === undefined && itemAfter[method] === undefined) continue;
       if (itemAfter[method] === undefined)
-        changes.add('breaking', operation, pointer, path in pathsAfter ? 'operation removed' : 'path removed');
+        changes.add(
+          'breaking',
+          operation,
+          pointer,
+          path in pathsAfter ? 'operation removed' : 'path removed',
+          retiredBy(object(itemBefore[method]), operation, now),
+        );
       else if (itemBefore[method] === undefined)
         changes.add('non-breaking', operation, pointer, path in pathsBefore ? 'new operation' : 'new path');
       else diffOperation(sides, itemBefore, itemAfter, method, pointer);
@@ -48,8 +55,9 @@ export function diffContracts(before: JsonObject, after: JsonObject): Change[] {
     if (JSON.stringify(strip(was)) !== JSON.stringify(strip(is)))
       changes.add('non-breaking', '(document)', pointerTo(key), `${key} changed`);
   }
-  const order = { breaking: 0, 'non-breaking': 1 };
-  return changes.list.sort((x, y) => order[x.severity] - order[y.severity]);
+  // Breaking first, then breaking removals the sunset rule allows, then the rest.
+  const rank = (change: Change) => (change.severity === 'non-breaking' ? 2 : change.allowedBy === undefined ? 0 : 1);
+  return changes.list.sort((x, y) => rank(x) - rank(y));
 }
 
 function diffOperation(sides: Sides, itemBefore: JsonObject, itemAfter: JsonObject, method: string, pointer: string): void {
@@ -100,7 +108,7 @@ function diffParameters(sides: Sides, before: Map<string, Parameter>, after: Map
   for (const [name, was] of before) {
     const is = after.get(name);
     if (is === undefined) {
-      changes.add('breaking', operation, was.pointer, `${name} removed`);
+      changes.add('breaking', operation, was.pointer, `${name} removed`, retiredBy(was.node, `${operation} ${name}`, sides.now));
       continue;
     }
     if (was.node.required !== true && is.node.required === true)
@@ -176,7 +184,8 @@ function diffContent(
   const { operation, changes } = sides;
   const contentBefore = object(a.content);
   const contentAfter = object(b.content);
-  for (const type of new Set([...Object.keys(contentBefore), ...Object.keys(contentAfter)])) {
+  const types = new Set([...Object.keys(contentBefore), ...Object.keys(contentAfter)]);
+  for (const type of types) {
     const was = beforePointer + pointerTo('content', type);
     const is = afterPointer + pointerTo('content', type);
     if (contentAfter[type] === undefined) changes.add('breaking', operation, was, `${where}: media type ${type} removed`);
@@ -184,11 +193,13 @@ function diffContent(
     else {
       const mediaBefore = object(contentBefore[type]);
       const mediaAfter = object(contentAfter[type]);
+      // Where a body has several media types, a change names the one it is in (a listing change is not a JSON array change).
+      const named = types.size > 1 ? `${where} (${type})` : where;
       for (const keyword of ['example', 'examples']) {
         if (JSON.stringify(mediaBefore[keyword]) !== JSON.stringify(mediaAfter[keyword]))
-          changes.add('non-breaking', operation, is + pointerTo(keyword), `${where}: ${keyword} changed`);
+          changes.add('non-breaking', operation, is + pointerTo(keyword), `${named}: ${keyword} changed`);
       }
-      diffSchema({ ...sides, direction, where }, mediaBefore.schema, mediaAfter.schema, was + '/schema', is + '/schema');
+      diffSchema({ ...sides, direction, where: named }, mediaBefore.schema, mediaAfter.schema, was + '/schema', is + '/schema');
     }
   }
 }

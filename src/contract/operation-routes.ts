@@ -8,7 +8,9 @@ import type {
   RouteGenericInterface,
   RouteHandlerMethod,
 } from 'fastify';
+import { openApiDocument } from '../../generated/openapi.js';
 import { operations, type OperationId } from '../../generated/schemas.js';
+import { deprecationHooks } from './deprecation-hooks.js';
 import { operation } from './operation.js';
 
 /** A handler for one operation, typed with that operation's request parts. */
@@ -39,6 +41,8 @@ export function mismatches(operationIds: string[], handlerIds: string[]): string
 
 export interface OperationRoutesOptions {
   handlers: Handlers;
+  /** The contract as served (contract/served-contract.ts), openapi.yaml by default: what it deprecates, its answers announce. */
+  document?: Record<string, unknown>;
   /** Registers what the open scope adds to its routes (and routes of its own, such as the docs page). */
   open?: (scope: FastifyInstance) => Promise<void>;
   /** Registers what guards the protected scope (authentication, rate limit) in it. */
@@ -49,9 +53,10 @@ export default async function operationRoutes(app: FastifyInstance, options: Ope
   const ids = Object.keys(operations) as OperationId[];
   const problems = mismatches(ids, Object.keys(options.handlers));
   if (problems.length > 0) throw new Error(`the routes do not match openapi.yaml: ${problems.join('; ')}`);
+  const announce = deprecationHooks(options.document ?? openApiDocument);
   // The operationId rides in the route's config: metrics label requests by it (src/plugins/metrics.ts).
   const route = (scope: FastifyInstance, id: OperationId) =>
-    scope.route({ ...operation(id), config: { operationId: id }, handler: options.handlers[id]! });
+    scope.route({ ...operation(id), config: { operationId: id }, ...announce(id), handler: options.handlers[id]! });
 
   await app.register(async function openOperations(scope) {
     await options.open?.(scope);

@@ -1,7 +1,7 @@
 // The contract as this deployment serves it: openapi.yaml itself, with the `oidc` scheme's placeholder
 // replaced by the configured provider's discovery URL, or without that scheme when no provider is configured.
-import { parseDocument } from 'yaml';
-import { openApiDocument, openApiYaml } from '../../generated/openapi.js';
+import { parse, parseDocument } from 'yaml';
+import { openApiDocument as projectDocument, openApiYaml as projectYaml } from '../../generated/openapi.js';
 import type { OidcConfig } from '../config.js';
 import { discoveryUrl } from '../auth/oidc/provider-settings.js';
 
@@ -12,7 +12,7 @@ const schemes = (document: Json) =>
   (document.components as { securitySchemes: Record<string, { openIdConnectUrl?: string }> }).securitySchemes;
 
 /** The openIdConnectUrl written in openapi.yaml, which only a deployment with a provider can fill in. */
-export const PLACEHOLDER_URL = schemes(openApiDocument)[SCHEME]?.openIdConnectUrl ?? '';
+export const PLACEHOLDER_URL = schemes(projectDocument)[SCHEME]?.openIdConnectUrl ?? '';
 
 export interface ServedContract {
   /** /openapi.json and /openapi.yaml, and what Swagger UI shows: one document. */
@@ -22,7 +22,7 @@ export interface ServedContract {
 }
 
 /** The document without the `oidc` scheme: from `components` and from every security list (top level and each operation's). */
-function withoutProvider(): ServedContract {
+function withoutProvider(openApiYaml: string, openApiDocument: Json): ServedContract {
   const docs = structuredClone(openApiDocument);
   const { [SCHEME]: _omitted, ...others } = schemes(docs);
   (docs.components as Json).securitySchemes = others;
@@ -44,9 +44,15 @@ function withoutProvider(): ServedContract {
 
 let unconfigured: ServedContract | undefined;
 
-export function servedContract(oidc: OidcConfig | undefined): ServedContract {
+/** `contract`: another openapi.yaml text to serve than the project's (app.ts's BuildOptions, for tests). */
+export function servedContract(oidc: OidcConfig | undefined, contract?: string): ServedContract {
+  const openApiYaml = contract ?? projectYaml;
+  const openApiDocument = contract === undefined ? projectDocument : (parse(contract) as Json);
   // Without a provider a client could not complete that sign-in (the placeholder's URL leads nowhere): not offered.
-  if (oidc === undefined) return (unconfigured ??= withoutProvider());
+  if (oidc === undefined)
+    return contract === undefined
+      ? (unconfigured ??= withoutProvider(openApiYaml, openApiDocument))
+      : withoutProvider(openApiYaml, openApiDocument);
   const url = discoveryUrl(oidc.issuer);
   const document = structuredClone(openApiDocument);
   schemes(document)[SCHEME]!.openIdConnectUrl = url;

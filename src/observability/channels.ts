@@ -60,3 +60,9 @@ export const commits = tracingChannel<unknown, CommitContext>('plant-store:commi
 export const authFailures = channel('plant-store:auth-failure');
 export const rateLimited = channel('plant-store:rate-limited');
 export const rateLimitStoreErrors = channel('plant-store:rate-limit-store-error');
+
+/** An answer of a deprecated operation, or to a request that used a deprecated parameter (contract/deprecation-hooks.ts). */
+export interface DeprecatedRequest {
+  operation: string;
+}
+export const deprecatedRequests = channel('plant-store:deprecated-request');

@@ -26,9 +26,12 @@ export interface MetricsEndpoint {
 }
 
 export default fp(
-  async function metrics(app: FastifyInstance, options: { port: number; host: string } & MetricsServerOptions) {
+  async function metrics(
+    app: FastifyInstance,
+    options: { port: number; host: string; deprecatedOperations?: readonly string[] } & MetricsServerOptions,
+  ) {
     const port = options.port;
-    const service = new ServiceMetrics(app.store);
+    const service = new ServiceMetrics(app.store, options.deprecatedOperations);
     const server = metricsServer(service.registry, (error) => app.log.error({ err: error }, 'collecting the metrics failed'), options);
     app.decorate('metrics', { service, listen: () => listen(server, port, options.host) });
 

@@ -47,7 +47,11 @@ t.test('an allowed origin gets its origin back and the exposed headers, on succe
   const page = await inject(t, app, { url: '/plants?limit=2', headers: { ...alice, origin: APP } });
   t.equal(page.status, 200);
   t.equal(page.headers['access-control-allow-origin'], APP);
-  t.equal(page.headers['access-control-expose-headers'], 'Link, Location, Retry-After, WWW-Authenticate, X-Request-Id');
+  t.equal(
+    page.headers['access-control-expose-headers'],
+    'Deprecation, Link, Location, Retry-After, Sunset, WWW-Authenticate, X-Request-Id',
+    "a page's client can hear that what it calls is deprecated",
+  );
   t.match(page.headers.link, /rel="next"/);
   t.equal(page.headers.vary, 'Origin, Accept', 'caches keep answers for different origins and representations apart');
   t.equal(page.headers['access-control-allow-credentials'], undefined, 'bearer tokens, no cookies');

@@ -52,8 +52,12 @@ t.test('without --base it compares with the last commit that changed info.versio
   const run = gate(dir);
   t.equal(run.code, 0, run.err);
   t.match(run.out, `base: openapi.yaml at ${release.slice(0, 12)}, the last commit that changed info.version (to 1.0.0)`);
-  t.match(run.out, /^non-breaking +GET \/plants {2}\/paths\/~1plants\/get\/description {2}description changed$/m);
-  t.match(run.out, '1 change(s), 0 breaking');
+  t.notMatch(run.out, 'description changed', 'a non-breaking change is counted, not listed');
+  t.match(run.out, '1 change(s), 0 breaking, 1 non-breaking (--verbose lists them)');
+  const verbose = gate(dir, '--verbose');
+  t.equal(verbose.code, 0, verbose.err);
+  t.match(verbose.out, /^non-breaking +GET \/plants {2}\/paths\/~1plants\/get\/description {2}description changed$/m);
+  t.match(verbose.out, '1 change(s), 0 breaking, 1 non-breaking;');
 });
 
 t.test('a breaking change exits 1, one line naming operation and pointer, and asks for a new major', async (t) => {
@@ -61,12 +65,84 @@ t.test('a breaking change exits 1, one line naming operation and pointer, and as
   write(dir, lowerMaxLength);
   const run = gate(dir);
   t.equal(run.code, 1);
+  t.match(run.out, /^breaking +POST \/plants {2}request body `name`: maxLength lowered from 200 to 100 \(narrower\)$/m);
+  t.equal(run.out.trim().split('\n').length, 3, 'the base, one line for the one breaking change, the verdict');
+  t.match(run.out, 'info.version 1.0.0 -> 1.0.0: 1 breaking change(s) need a new major info.version (2.0.0), or undo them');
+  const verbose = gate(dir, '--verbose');
+  t.equal(verbose.code, 1);
   t.match(
-    run.out,
+    verbose.out,
     /^breaking +POST \/plants {2}\/components\/schemas\/NewPlant\/properties\/name\/maxLength {2}request body `name`: maxLength lowered from 200 to 100 \(narrower\)$/m,
   );
-  t.match(run.out, 'info.version 1.0.0 -> 1.0.0: 1 breaking change(s) need a new major info.version (2.0.0), or undo them');
-  t.ok(run.out.indexOf('breaking ') < run.out.indexOf('non-breaking'), 'breaking changes are listed first');
+  t.ok(verbose.out.indexOf('breaking ') < verbose.out.indexOf('non-breaking'), 'breaking changes are listed first');
+});
+
+t.test('a listing change names its media type, in one short line', async (t) => {
+  const { dir } = repository(t);
+  write(dir, (d) => delete d.components.schemas.PlantListing.properties.tag);
+  const run = gate(dir);
+  t.equal(run.code, 1);
+  t.match(
+    run.out,
+    /^breaking +GET \/plants {2}response 200 body \(application\/vnd\.plant-store\.listing\+json\) `\[\]`: property `\[\]\.tag` removed$/m,
+  );
+  t.equal(run.out.trim().split('\n').length, 3, 'the base, one line, the verdict');
+});
+
+/** Marks the `cursor` parameter of GET /plants, or the whole DELETE /plants/{id}, deprecated until `sunset`. */
+const deprecate = (sunset: string) => (d: any) => {
+  const marks = { deprecated: true, 'x-deprecated-at': '2000-01-01', 'x-sunset': sunset };
+  Object.assign(d.paths['/plants'].get.parameters[1], marks);
+  Object.assign(d.paths['/plants/{id}'].delete, marks);
+  d.info.version = '1.1.0';
+};
+const retire = (d: any) => {
+  d.paths['/plants'].get.parameters.pop();
+  delete d.paths['/plants/{id}'].delete;
+};
+
+t.test('the sunset rule: a removal the base deprecated passes once its sunset has passed, naming the rule', async (t) => {
+  const { dir } = repository(t);
+  // Released as 1.1.0 with the deprecations; removed in the working tree.
+  write(dir, deprecate('2001-01-01'));
+  commit(dir, 'release 1.1.0: deprecate cursor and deletePlant');
+  write(dir, (d) => {
+    deprecate('2001-01-01')(d);
+    retire(d);
+  });
+  const run = gate(dir);
+  t.equal(run.code, 0, run.out);
+  const rule = 'sunset rule: deprecated since 2000-01-01, sunset 2001-01-01 has passed';
+  t.match(run.out, new RegExp(`^allowed +GET /plants {2}query parameter cursor removed \\(${rule}\\)$`, 'm'));
+  t.match(run.out, new RegExp(`^allowed +DELETE /plants/\\{id\\} {2}operation removed \\(${rule}\\)$`, 'm'));
+  t.match(run.out, '2 change(s), 0 breaking, 2 removal(s) allowed by the sunset rule; info.version 1.1.0 -> 1.1.0: no breaking change');
+});
+
+t.test('the sunset rule: before the sunset, or never deprecated, a removal is breaking; a new major allows it', async (t) => {
+  const { dir } = repository(t);
+  write(dir, deprecate('2999-12-31'));
+  commit(dir, 'release 1.1.0: deprecate cursor and deletePlant until 2999');
+  write(dir, (d) => {
+    deprecate('2999-12-31')(d);
+    retire(d);
+  });
+  const early = gate(dir);
+  t.equal(early.code, 1, early.out);
+  t.match(early.out, /^breaking +GET \/plants {2}query parameter cursor removed$/m);
+  t.match(early.out, /^breaking +DELETE \/plants\/\{id\} {2}operation removed$/m);
+  t.match(early.out, '2 breaking change(s) need a new major info.version (2.0.0)');
+  write(dir, retire);
+  const never = gate(dir, '--base', 'HEAD~1');
+  t.equal(never.code, 1, 'never deprecated in that base');
+  t.match(never.out, /^breaking +GET \/plants {2}query parameter cursor removed$/m);
+  write(dir, (d) => {
+    deprecate('2999-12-31')(d);
+    retire(d);
+    d.info.version = '2.0.0';
+  });
+  const major = gate(dir);
+  t.equal(major.code, 0, major.out);
+  t.match(major.out, 'info.version 1.1.0 -> 2.0.0: a new major version, so the 2 breaking change(s) are allowed');
 });
 
 t.test('a new major version allows the breaking change; once released, it is the new base', async (t) => {

@@ -3,6 +3,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { JsonObject } from './contract-file.js';
 import { answerKey } from './declared-answers.js';
+import { announcementProblems, deprecations, type OperationDeprecations } from './deprecation.js';
 import { followRef } from './openapi-ref.js';
 
 export interface SeenResponse {
@@ -28,6 +29,8 @@ export class ResponseValidator {
   readonly #document: JsonObject;
   readonly #validators = new Map<string, ValidateFunction>();
   readonly #paths: { template: string; pattern: RegExp }[];
+  /** What openapi.yaml deprecates, by operation (`GET /plants`): its answers must announce it. */
+  readonly #deprecations: Map<string, OperationDeprecations>;
 
   constructor(document: JsonObject) {
     this.#document = document;
@@ -57,6 +60,7 @@ export class ResponseValidator {
       'xml',
     ]);
     this.#ajv.addSchema(document, 'openapi.yaml');
+    this.#deprecations = new Map(deprecations(document).map((deprecated) => [deprecated.operation, deprecated]));
     this.#paths = Object.keys(asObject(document.paths))
       // Literal paths before templated ones, so /plants/export would win over /plants/{id}.
       .sort((a, b) => a.split('{').length - b.split('{').length)
@@ -119,7 +123,11 @@ export class ResponseValidator {
     if (declared === undefined)
       return [`${match.name} answered ${status}, which openapi.yaml does not declare (it declares ${Object.keys(responses).join(', ')})`];
     const { node: answer, pointer } = this.#resolve(declared, `${match.pointer}/responses/${status}`);
-    const problems: string[] = [];
+    const deprecated = this.#deprecations.get(match.name);
+    const problems =
+      deprecated === undefined
+        ? []
+        : announcementProblems(deprecated, url, response.headers).map((problem) => `${match.name} ${status}: ${problem}`);
     for (const [name, header] of Object.entries(asObject(answer.headers))) {
       const { node, pointer: headerPointer } = this.#resolve(header, `${pointer}/headers/${escape(name)}`);
       const value = response.headers[name.toLowerCase()];

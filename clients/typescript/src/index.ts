@@ -2,11 +2,13 @@
 import createClient, { defaultPathSerializer, type Client, type Middleware } from 'openapi-fetch';
 import type { components, paths } from '@plant-store/client/types';
 import { allPlantListings, allPlants, type AllPlantsOptions } from './all-plants.js';
+import { deprecationNotices, warnOncePerOperation, type OnDeprecated } from './deprecation-notice.js';
 import { assertExactNumber, stringifyExact } from './exact-json.js';
 import type { PlantListing } from './plant-listings.js';
 
 export { PlantStoreError } from './plant-store-error.js';
 export type { AllPlantsOptions } from './all-plants.js';
+export type { DeprecationNotice, OnDeprecated } from './deprecation-notice.js';
 export { LISTING_MEDIA_TYPE, parsePlantListings, type PlantListing } from './plant-listings.js';
 export type { components, paths } from '@plant-store/client/types';
 
@@ -22,6 +24,11 @@ export interface PlantStoreClientOptions {
   token: string;
   /** Used instead of `globalThis.fetch`, for logging, retries or tests. */
   fetch?: (request: Request) => Promise<Response>;
+  /**
+   * Called for every answer that carries a `Deprecation` header: the operation (or a parameter the request
+   * used) is deprecated and may be gone after its sunset. By default, one `console.warn` per operation.
+   */
+  onDeprecated?: OnDeprecated;
 }
 
 /** openapi-fetch's client for `paths` (GET, POST, DELETE, ... with typed `data` and `error`), plus the page iterators. */
@@ -76,7 +83,7 @@ export function createPlantStoreClient(options: PlantStoreClientOptions): PlantS
       return defaultPathSerializer(pathname, parameters);
     },
   });
-  client.use(errorShape);
+  client.use(errorShape, deprecationNotices(options.onDeprecated ?? warnOncePerOperation()));
   return Object.assign(client, {
     allPlants: (listOptions?: AllPlantsOptions) => allPlants(client, listOptions),
     allPlantListings: (listOptions?: AllPlantsOptions) => allPlantListings(client, listOptions),

@@ -311,3 +311,71 @@ t.test('recursive schemas terminate', async (t) => {
     'breaking POST /plants /components/schemas/Plant/properties/tag',
   ]);
 });
+
+t.test('a change to one of several media types names it: the listing is not the JSON array', async (t) => {
+  const [listing] = diff((d) => delete d.components.schemas.PlantListing.properties.tag);
+  t.equal(listing?.operation, 'GET /plants');
+  t.equal(listing?.message, 'response 200 body (application/vnd.plant-store.listing+json) `[]`: property `[].tag` removed');
+  const plain = diff((d) => delete d.components.schemas.Plant.properties.tag).find((change) => change.operation === 'GET /plants');
+  t.equal(plain?.message, 'response 200 body (application/json) `[]`: property `[].tag` removed');
+  const [single] = diff((d) => (newPlant(d).properties.name.maxLength = 100));
+  t.equal(
+    single?.message,
+    'request body `name`: maxLength lowered from 200 to 100 (narrower)',
+    'a body of one media type does not repeat it',
+  );
+});
+
+t.test('the sunset rule: a removal is allowed only once the base deprecated it and its sunset has passed', async (t) => {
+  const now = new Date('2027-07-01T12:00:00Z');
+  const deprecate = (node: any, sunset: string) =>
+    Object.assign(node, { deprecated: true, 'x-deprecated-at': '2026-11-29', 'x-sunset': sunset });
+  const cursor = (d: any) => d.paths['/plants'].get.parameters[1];
+  const removeCursor: Edit = (d) => d.paths['/plants'].get.parameters.pop();
+  const removeDelete: Edit = (d) => delete d.paths['/plants/{id}'].delete;
+  const run = (edit: Edit, base: Edit) => {
+    const before = structuredClone(contract);
+    base(before);
+    const after = structuredClone(before);
+    edit(after);
+    return diffContracts(before, after, now).map((change) => [change.severity, change.operation, change.message, change.allowedBy]);
+  };
+  t.same(
+    run(removeCursor, (d) => deprecate(cursor(d), '2027-06-30')),
+    [
+      [
+        'breaking',
+        'GET /plants',
+        'query parameter cursor removed',
+        'sunset rule: deprecated since 2026-11-29, sunset 2027-06-30 has passed',
+      ],
+    ],
+  );
+  t.same(
+    run(removeDelete, (d) => deprecate(d.paths['/plants/{id}'].delete, '2027-07-01')),
+    [['breaking', 'DELETE /plants/{id}', 'operation removed', 'sunset rule: deprecated since 2026-11-29, sunset 2027-07-01 has passed']],
+  );
+  t.same(
+    run(removeCursor, (d) => deprecate(cursor(d), '2027-07-02')),
+    [['breaking', 'GET /plants', 'query parameter cursor removed', undefined]],
+    'before its sunset: breaking',
+  );
+  t.same(
+    run(removeCursor, (d) => (cursor(d).deprecated = true)),
+    [['breaking', 'GET /plants', 'query parameter cursor removed', undefined]],
+    'deprecated without a sunset: breaking',
+  );
+  t.same(
+    run(removeCursor, () => undefined),
+    [['breaking', 'GET /plants', 'query parameter cursor removed', undefined]],
+    'never deprecated: breaking',
+  );
+  t.same(
+    run(
+      (d) => (cursor(d).deprecated = true),
+      () => undefined,
+    ),
+    [['non-breaking', 'GET /plants', 'query parameter cursor: deprecated changed', undefined]],
+    'deprecating is not breaking',
+  );
+});

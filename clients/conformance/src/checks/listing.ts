@@ -10,6 +10,9 @@ export const LISTING = 'application/vnd.plant-store.listing+json';
 const PAGE = 2;
 const MAX_PAGES = 2000;
 const NEXT = /^<([^>]+)>;\s*rel="next"$/;
+/** Link is a list of link-values (RFC 8288): the page's rel="next" may share it with others, such as rel="deprecation". */
+const linkValues = (link: string) => link.split(/,\s*(?=<)/).map((value) => value.trim());
+const isNext = (value: string) => /;\s*rel\s*=\s*"?[^";,]*\bnext\b/i.test(value);
 
 interface Item {
   id?: unknown;
@@ -47,9 +50,10 @@ export async function walk(run: Run, token: string, limit: number, accept?: stri
     const link = exchange.headers.link;
     pages.push({ contentType: mediaType(exchange), items, link });
     if (items.length > limit) return { pages, problem: `page ${pages.length} has ${items.length} plants, more than limit=${limit}` };
-    if (link === undefined) break;
-    const next = NEXT.exec(link)?.[1];
-    if (next === undefined) return { pages, problem: `page ${pages.length} has a Link header that is not <URL>; rel="next": ${link}` };
+    const nexts = link === undefined ? [] : linkValues(link).filter(isNext);
+    if (nexts.length === 0) break;
+    const next = nexts.length === 1 ? NEXT.exec(nexts[0]!)?.[1] : undefined;
+    if (next === undefined) return { pages, problem: `page ${pages.length} has a Link header without one <URL>; rel="next": ${link}` };
     const url: URL = new URL(next, run.http.baseUrl + path);
     // The token goes only where the run was pointed.
     if (url.origin !== new URL(run.http.baseUrl).origin) return { pages, problem: `page ${pages.length} links to another origin: ${next}` };
