@@ -15,14 +15,14 @@ export const componentSchemas = [
         "description": "The name of the plant; no control characters or unpaired surrogates.",
         "minLength": 1,
         "maxLength": 200,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       },
       "tag": {
         "type": "string",
         "description": "Tag that specifies the type; left out when the plant has none.",
         "minLength": 0,
         "maxLength": 100,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       }
     }
   },
@@ -45,14 +45,14 @@ export const componentSchemas = [
         "description": "The name of the plant; no control characters or unpaired surrogates.",
         "minLength": 1,
         "maxLength": 200,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       },
       "tag": {
         "type": "string",
         "description": "Tag that specifies the type; left out when the plant has none.",
         "minLength": 0,
         "maxLength": 100,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       }
     }
   },
@@ -75,14 +75,14 @@ export const componentSchemas = [
         "description": "The name of the plant; no control characters or unpaired surrogates.",
         "minLength": 1,
         "maxLength": 200,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       },
       "tag": {
         "type": "string",
         "description": "Tag that specifies the type; no control characters or unpaired surrogates.",
         "minLength": 0,
         "maxLength": 100,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       }
     }
   },
@@ -222,14 +222,14 @@ export const operations = {
             "description": "The name of the plant; no control characters or unpaired surrogates.",
             "minLength": 1,
             "maxLength": 200,
-            "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+            "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
           },
           "tag": {
             "type": "string",
             "description": "Tag that specifies the type; no control characters or unpaired surrogates.",
             "minLength": 0,
             "maxLength": 100,
-            "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+            "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
           }
         }
       },
