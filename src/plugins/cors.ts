@@ -8,9 +8,9 @@ const POLICY: FastifyCorsOptions = {
   methods: ['GET', 'POST', 'DELETE'],
   // Bearer tokens travel in Authorization, never in cookies: no credentials mode needed.
   allowedHeaders: ['Authorization', 'Content-Type'],
-  // The next page, a created plant's id, when to retry, and why a token failed: a browser shows
-  // none of them to scripts unless exposed.
-  exposedHeaders: ['Link', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
+  // The next page, a created plant's id, when to retry, how much of the rate limit is left, and why a
+  // token failed: a browser shows none of them to scripts unless exposed.
+  exposedHeaders: ['Link', 'Location', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
   maxAge: 600,
 };
 
