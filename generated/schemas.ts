@@ -98,6 +98,8 @@ export const componentSchemas = [
     "properties": {
       "error": {
         "type": "integer",
+        "minimum": 400,
+        "maximum": 599,
         "description": "The HTTP status code of the response."
       },
       "message": {
@@ -161,6 +163,7 @@ export const operations = {
               "schema": {
                 "type": "array",
                 "description": "The plants on this page.",
+                "maxItems": 1000,
                 "items": {
                   "$ref": "Plant#"
                 }
@@ -170,6 +173,7 @@ export const operations = {
               "schema": {
                 "type": "array",
                 "description": "The plants on this page, each with its id; the same plants as the application/json answer.",
+                "maxItems": 1000,
                 "items": {
                   "$ref": "PlantListing#"
                 }
