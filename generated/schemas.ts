@@ -109,6 +109,20 @@ export const componentSchemas = [
     }
   },
   {
+    "$id": "RateLimitPolicyField",
+    "type": "string",
+    "description": "A RateLimit-Policy field value (draft-ietf-httpapi-ratelimit-headers-11, section 3), as this service writes it.",
+    "maxLength": 100,
+    "pattern": "^\"(per-token|auth-failures)\";q=[0-9]+;w=[0-9]+$"
+  },
+  {
+    "$id": "RateLimitField",
+    "type": "string",
+    "description": "A RateLimit field value (draft-ietf-httpapi-ratelimit-headers-11, section 4), as this service writes it.",
+    "maxLength": 100,
+    "pattern": "^\"(per-token|auth-failures)\";r=[0-9]+;t=[0-9]+$"
+  },
+  {
     "$id": "Health",
     "type": "object",
     "description": "The state of the service.",

@@ -223,6 +223,16 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * @description A RateLimit-Policy field value (draft-ietf-httpapi-ratelimit-headers-11, section 3), as this service writes it.
+         * @example "per-token";q=6000;w=60
+         */
+        RateLimitPolicyField: string;
+        /**
+         * @description A RateLimit field value (draft-ietf-httpapi-ratelimit-headers-11, section 4), as this service writes it.
+         * @example "per-token";r=5999;t=42
+         */
+        RateLimitField: string;
         /** @description The state of the service. */
         Health: {
             /**
@@ -370,8 +380,16 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
+                /**
+                 * @description The limit that refused the request, `"per-token"` or `"auth-failures"` (components/headers/RateLimit-Policy).
+                 * @example "per-token";q=6000;w=60
+                 */
+                "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                /**
+                 * @description `r=0`, and `t` the seconds of `Retry-After` (components/headers/RateLimit).
+                 * @example "per-token";r=0;t=42
+                 */
+                RateLimit: components["schemas"]["RateLimitField"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Frame-Options": components["headers"]["X-Frame-Options"];
@@ -524,14 +542,14 @@ export interface components {
          *     only. Left out when the per-token limit is off, or its shared count (Redis) cannot be reached.
          * @example "per-token";q=6000;w=60
          */
-        "RateLimit-Policy": string;
+        "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
         /**
          * @description What is left of the policy RateLimit-Policy names (draft-ietf-httpapi-ratelimit-headers-11,
          *     section 4): `r` more requests until the window ends in `t` seconds. Sent with
          *     RateLimit-Policy; on a 429, `r=0` and `t` equals `Retry-After`.
          * @example "per-token";r=5999;t=42
          */
-        RateLimit: string;
+        RateLimit: components["schemas"]["RateLimitField"];
         /**
          * @description The id of this request: the X-Request-Id the client sent (printable ASCII, at most 128 characters), or one the service made. Logs carry it; a 500 names it.
          * @example 3f2b1c9e-8a4d-4e0f-9b7a-2d6c5e1f0a93
