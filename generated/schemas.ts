@@ -15,14 +15,14 @@ export const componentSchemas = [
         "description": "The name of the plant; no control characters or unpaired surrogates.",
         "minLength": 1,
         "maxLength": 200,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       },
       "tag": {
         "type": "string",
         "description": "Tag that specifies the type; left out when the plant has none.",
         "minLength": 0,
         "maxLength": 100,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       }
     }
   },
@@ -45,14 +45,14 @@ export const componentSchemas = [
         "description": "The name of the plant; no control characters or unpaired surrogates.",
         "minLength": 1,
         "maxLength": 200,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       },
       "tag": {
         "type": "string",
         "description": "Tag that specifies the type; left out when the plant has none.",
         "minLength": 0,
         "maxLength": 100,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       }
     }
   },
@@ -75,14 +75,14 @@ export const componentSchemas = [
         "description": "The name of the plant; no control characters or unpaired surrogates.",
         "minLength": 1,
         "maxLength": 200,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       },
       "tag": {
         "type": "string",
         "description": "Tag that specifies the type; no control characters or unpaired surrogates.",
         "minLength": 0,
         "maxLength": 100,
-        "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+        "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
       }
     }
   },
@@ -98,6 +98,8 @@ export const componentSchemas = [
     "properties": {
       "error": {
         "type": "integer",
+        "minimum": 400,
+        "maximum": 599,
         "description": "The HTTP status code of the response."
       },
       "message": {
@@ -105,6 +107,20 @@ export const componentSchemas = [
         "description": "A sentence saying what went wrong and what to do about it."
       }
     }
+  },
+  {
+    "$id": "RateLimitPolicyField",
+    "type": "string",
+    "description": "A RateLimit-Policy field value (draft-ietf-httpapi-ratelimit-headers-11, section 3), as this service writes it.",
+    "maxLength": 100,
+    "pattern": "^\"(per-token|auth-failures)\";q=[0-9]+;w=[0-9]+$"
+  },
+  {
+    "$id": "RateLimitField",
+    "type": "string",
+    "description": "A RateLimit field value (draft-ietf-httpapi-ratelimit-headers-11, section 4), as this service writes it.",
+    "maxLength": 100,
+    "pattern": "^\"(per-token|auth-failures)\";r=[0-9]+;t=[0-9]+$"
   },
   {
     "$id": "Health",
@@ -161,6 +177,7 @@ export const operations = {
               "schema": {
                 "type": "array",
                 "description": "The plants on this page.",
+                "maxItems": 1000,
                 "items": {
                   "$ref": "Plant#"
                 }
@@ -170,6 +187,7 @@ export const operations = {
               "schema": {
                 "type": "array",
                 "description": "The plants on this page, each with its id; the same plants as the application/json answer.",
+                "maxItems": 1000,
                 "items": {
                   "$ref": "PlantListing#"
                 }
@@ -222,14 +240,14 @@ export const operations = {
             "description": "The name of the plant; no control characters or unpaired surrogates.",
             "minLength": 1,
             "maxLength": 200,
-            "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+            "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
           },
           "tag": {
             "type": "string",
             "description": "Tag that specifies the type; no control characters or unpaired surrogates.",
             "minLength": 0,
             "maxLength": 100,
-            "pattern": "^[^\\p{Cc}\\p{Cs}]*$"
+            "pattern": "^(?:[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$"
           }
         }
       },

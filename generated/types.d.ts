@@ -223,6 +223,16 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * @description A RateLimit-Policy field value (draft-ietf-httpapi-ratelimit-headers-11, section 3), as this service writes it.
+         * @example "per-token";q=6000;w=60
+         */
+        RateLimitPolicyField: string;
+        /**
+         * @description A RateLimit field value (draft-ietf-httpapi-ratelimit-headers-11, section 4), as this service writes it.
+         * @example "per-token";r=5999;t=42
+         */
+        RateLimitField: string;
         /** @description The state of the service. */
         Health: {
             /**
@@ -237,7 +247,11 @@ export interface components {
         /** @description The body is not a valid NewPlant (or not valid JSON); the message says which part and why. Nothing was changed. */
         BadPlant: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -253,7 +267,11 @@ export interface components {
         /** @description The limit or the cursor is not valid; the message says which and why. */
         BadListQuery: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -272,7 +290,11 @@ export interface components {
          */
         BadPlantId: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -290,6 +312,8 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -305,7 +329,11 @@ export interface components {
         /** @description The request body is larger than 16 KiB. */
         PayloadTooLarge: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -328,7 +356,11 @@ export interface components {
             headers: {
                 /** @description `identity` when the refusal is of the body's `Content-Encoding` (RFC 9110, 12.5.3). */
                 "Accept-Encoding"?: "identity";
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -341,11 +373,26 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests from this token, or too many failed authentications from this address. */
+        /**
+         * @description Too many requests from this token, or too many failed authentications from this address.
+         *     `RateLimit-Policy` names which limit refused it, and `RateLimit` has `r=0`.
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                /**
+                 * @description The limit that refused the request, `"per-token"` or `"auth-failures"` (components/headers/RateLimit-Policy).
+                 * @example "per-token";q=6000;w=60
+                 */
+                "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+                /**
+                 * @description `r=0`, and `t` the seconds of `Retry-After` (components/headers/RateLimit).
+                 * @example "per-token";r=0;t=42
+                 */
+                RateLimit: components["schemas"]["RateLimitField"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -361,7 +408,11 @@ export interface components {
         /** @description Something failed inside the service. The message carries no details; the log has them under the request id. */
         InternalError: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -387,7 +438,11 @@ export interface components {
         WriteLockBusy: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -409,7 +464,11 @@ export interface components {
         ProviderUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -431,6 +490,8 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -473,10 +534,37 @@ export interface components {
          */
         "Retry-After": number;
         /**
+         * @description The limit that counted this request (draft-ietf-httpapi-ratelimit-headers-11, section 3): a
+         *     Structured Field List of one Item, the policy's name as a String, with `q` requests allowed in
+         *     a window of `w` seconds. `"per-token";q=6000;w=60` is the per-token limit
+         *     (`RATE_LIMIT_PER_MINUTE`), on every answer it counted; `"auth-failures";q=30;w=60` is the
+         *     limit on failed authentications per client address (`AUTH_FAILURES_PER_MINUTE`), on its 429
+         *     only. Left out when the per-token limit is off, or its shared count (Redis) cannot be reached.
+         * @example "per-token";q=6000;w=60
+         */
+        "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+        /**
+         * @description What is left of the policy RateLimit-Policy names (draft-ietf-httpapi-ratelimit-headers-11,
+         *     section 4): `r` more requests until the window ends in `t` seconds. Sent with
+         *     RateLimit-Policy; on a 429, `r=0` and `t` equals `Retry-After`.
+         * @example "per-token";r=5999;t=42
+         */
+        RateLimit: components["schemas"]["RateLimitField"];
+        /**
          * @description The id of this request: the X-Request-Id the client sent (printable ASCII, at most 128 characters), or one the service made. Logs carry it; a 500 names it.
          * @example 3f2b1c9e-8a4d-4e0f-9b7a-2d6c5e1f0a93
          */
         "X-Request-Id": string;
+        /**
+         * @description `nosniff`: a browser takes the body for what its Content-Type says. Sent on every answer.
+         * @example nosniff
+         */
+        "X-Content-Type-Options": "nosniff";
+        /**
+         * @description `DENY`: no page may show an answer in a frame. Sent on every answer.
+         * @example DENY
+         */
+        "X-Frame-Options": "DENY";
     };
     pathItems: never;
 }
@@ -512,7 +600,11 @@ export interface operations {
                      * @example Accept
                      */
                     Vary: string;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -576,7 +668,11 @@ export interface operations {
             200: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -594,7 +690,11 @@ export interface operations {
             /** @description The caller already has a plant with this id, with a different name or tag. */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -632,7 +732,11 @@ export interface operations {
             /** @description The plant is deleted. */
             204: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -642,7 +746,11 @@ export interface operations {
             /** @description The caller has no plant with this id. */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -675,6 +783,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -701,6 +811,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -716,6 +828,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -743,6 +857,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -770,6 +886,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,6 +1,7 @@
 // Compares two JSON Schemas (OpenAPI 3.1 dialect) in the direction data flows: a request schema may
 // only widen (clients' data must stay valid), a response schema may only narrow (clients' expectations must hold).
 import { follow, isObject, pointerTo, text as show, type Changes, type Json, type JsonObject, type Severity } from './changes.js';
+import { equivalentPatterns } from './equivalent-patterns.js';
 
 export type Direction = 'request' | 'response';
 
@@ -145,7 +146,9 @@ export function diffSchema(
     else if (added.length > 0) widened(enumKeyword, `allowed values ${text(added)} added`);
   }
 
-  compareRestriction('pattern', a, b, narrowed, widened, changed);
+  if (typeof a.pattern === 'string' && typeof b.pattern === 'string' && equivalentPatterns(a.pattern, b.pattern))
+    report('non-breaking', 'pattern', 'pattern rewritten in an equivalent form');
+  else compareRestriction('pattern', a, b, narrowed, widened, changed);
   compareRestriction('multipleOf', a, b, narrowed, widened, changed);
   if (text(a.format) !== text(b.format)) {
     if (a.format === 'int64' && b.format === 'int32') narrowed('format', 'format int64 became int32');

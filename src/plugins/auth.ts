@@ -8,6 +8,7 @@ import { hashToken, looksLikeToken } from '../auth/tokens.js';
 import { FailureLimit } from '../auth/shared-failure-limiter.js';
 import { authFailures, rateLimited } from '../observability/channels.js';
 import { inSeconds, InvalidAccessToken, InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
+import { policyField, writeLimitFields } from '../limits/ratelimit-fields.js';
 import type { OidcConfig } from '../config.js';
 import type { ProviderTokens } from '../auth/oidc/provider-tokens.js';
 
@@ -33,6 +34,10 @@ export default fp(
   async function auth(app: FastifyInstance, options: { authFailuresPerMinute: number; oidc?: OidcConfig | undefined }) {
     // With REDIS_URL the count is shared by every instance (plugins/shared-limits.ts).
     const failures = new FailureLimit(options.authFailuresPerMinute, app.sharedCounters);
+    // Only its 429 names this limit (RateLimit-Policy and RateLimit, with r=0): a 401 does not say how many
+    // tries are left, which would tell a guesser how fast to go (draft-ietf-httpapi-ratelimit-headers-11,
+    // section 8.2), and a client that fails to authenticate has a token to fix, not a pace to keep.
+    const policy = policyField('auth-failures', options.authFailuresPerMinute, 60);
     // jose (about 15 MB) is imported only when an identity provider is configured.
     let providerTokens: ProviderTokens | undefined;
     let looksLikeJwt = (_text: string) => false;
@@ -68,6 +73,7 @@ export default fp(
       const wait = await failures.blockedFor(request.ip);
       if (wait > 0) {
         reply.header('retry-after', wait);
+        writeLimitFields(reply, 'auth-failures', policy, 0, wait);
         if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'auth-failures' });
         throw new TooManyAuthFailures(inSeconds(wait));
       }

@@ -8,9 +8,9 @@ const POLICY: FastifyCorsOptions = {
   methods: ['GET', 'POST', 'DELETE'],
   // Bearer tokens travel in Authorization, never in cookies: no credentials mode needed.
   allowedHeaders: ['Authorization', 'Content-Type'],
-  // The next page, a created plant's id, when to retry, why a token failed, and what is deprecated
-  // (docs/api.md): a browser shows none of them to scripts unless exposed.
-  exposedHeaders: ['Deprecation', 'Link', 'Location', 'Retry-After', 'Sunset', 'WWW-Authenticate', 'X-Request-Id'],
+  // The next page, a created plant's id, when to retry, how much of the rate limit is left, why a token
+  // failed, and what is deprecated (docs/api.md): a browser shows none of them to scripts unless exposed.
+  exposedHeaders: ['Deprecation', 'Link', 'Location', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Sunset', 'WWW-Authenticate', 'X-Request-Id'],
   maxAge: 600,
 };
 

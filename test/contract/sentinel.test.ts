@@ -43,6 +43,25 @@ t.test('the direct check reads the document, not generated/: a rule only openapi
   t.same(problems, ['POST /plants 200 body does not match openapi.yaml: body/name must NOT have more than 3 characters']);
 });
 
+t.test('a header named x-... or ratelimit... (any case) must be declared for the answer that sends it', async (t) => {
+  const validator = new ResponseValidator(contract());
+  const health = { 'content-type': 'application/json', 'x-request-id': 'r1', 'x-content-type-options': 'nosniff' };
+  t.same(validator.check('GET', '/healthz', { status: 200, headers: health, body: '{"status":"ok"}' }), [], 'declared ones pass');
+  t.same(
+    validator.check('GET', '/healthz', {
+      status: 200,
+      headers: { ...health, 'x-ratelimit-limit': '5', ratelimit: '"per-token";r=4;t=60', 'X-Powered-By': 'x', server: 'y' },
+      body: '{"status":"ok"}',
+    }),
+    [
+      'GET /healthz 200 sends the header x-ratelimit-limit, which openapi.yaml does not declare for this answer',
+      'GET /healthz 200 sends the header ratelimit, which openapi.yaml does not declare for this answer',
+      'GET /healthz 200 sends the header X-Powered-By, which openapi.yaml does not declare for this answer',
+    ],
+    'the open endpoints are not rate limited: RateLimit is not declared there; Server is not watched',
+  );
+});
+
 t.test('status, required headers, content type, Error.error and empty bodies are checked from the document', async (t) => {
   const validator = new ResponseValidator(contract());
   const error = (status: number) => JSON.stringify({ error: status, message: 'm' });
@@ -52,9 +71,18 @@ t.test('status, required headers, content type, Error.error and empty bodies are
   t.same(validator.check('DELETE', '/plants/7', { status: 401, headers: json, body: error(401) }), [
     'DELETE /plants/{id} 401 lacks the required header WWW-Authenticate',
   ]);
-  t.same(validator.check('GET', '/plants', { status: 429, headers: { ...json, 'retry-after': 'soon' }, body: error(429) }), [
+  const limited = { ...json, 'ratelimit-policy': '"per-token";q=5;w=60', ratelimit: '"per-token";r=0;t=9' };
+  t.same(validator.check('GET', '/plants', { status: 429, headers: { ...limited, 'retry-after': 'soon' }, body: error(429) }), [
     'GET /plants 429 header Retry-After: Retry-After must be integer',
   ]);
+  t.same(validator.check('GET', '/plants', { status: 429, headers: { ...json, 'retry-after': '9' }, body: error(429) }), [
+    'GET /plants 429 lacks the required header RateLimit-Policy',
+    'GET /plants 429 lacks the required header RateLimit',
+  ]);
+  t.same(
+    validator.check('GET', '/plants', { status: 429, headers: { ...limited, 'retry-after': '9', ratelimit: '9' }, body: error(429) }),
+    ['GET /plants 429 header RateLimit: RateLimit must match pattern "^"(per-token|auth-failures)";r=[0-9]+;t=[0-9]+$"'],
+  );
   t.same(validator.check('DELETE', '/plants/7', { status: 404, headers: json, body: error(400) }), [
     'DELETE /plants/{id} 404: the Error\'s "error" is 400, not the status 404',
   ]);

@@ -31,4 +31,5 @@ export const storeSpecificTests = [
   'test/store/postgres/token-cache.test.ts',
   'test/store/token-expiry.test.ts',
   'test/store/token-uses.test.ts',
+  'test/validation/plant-text.test.ts',
 ];

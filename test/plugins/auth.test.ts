@@ -102,7 +102,10 @@ t.test('failed authentications are limited per address, valid tokens from elsewh
   }
   const blocked = await inject(t, app, { url: '/plants', headers: bearer(token), remoteAddress: '10.0.0.1' });
   t.equal(blocked.status, 429, 'blocked, even with a valid token, so guessing cannot continue');
-  t.ok(Number(blocked.headers['retry-after']) > 0 && Number(blocked.headers['retry-after']) <= 60);
+  const retryAfter = Number(blocked.headers['retry-after']);
+  t.ok(retryAfter > 0 && retryAfter <= 60);
+  t.equal(blocked.headers['ratelimit-policy'], '"auth-failures";q=3;w=60', 'the 429 names the limit that refused it');
+  t.equal(blocked.headers.ratelimit, `"auth-failures";r=0;t=${retryAfter}`, 'nothing left, until Retry-After');
   t.match(blocked.json().message, /failed authentications/);
   for (const { method, url, payload } of operations) {
     const reply = await inject(t, app, {
@@ -137,10 +140,53 @@ t.test('per-token rate limit answers 429 with Retry-After on every operation', a
   t.equal((await inject(t, app, { url: '/plants', headers: bob })).status, 200, 'other tokens keep their own budget');
 });
 
-t.test('RATE_LIMIT_PER_MINUTE=0 turns the per-token limit off', async (t) => {
+t.test('every answer the per-token limit counts carries RateLimit-Policy and RateLimit; no x-ratelimit-* field', async (t) => {
+  const app = await buildTestApp(t, { rateLimitPerMinute: 3, authFailuresPerMinute: 1000 });
+  const alice = { ...bearer(await tokenFor(app, 'alice')), 'content-type': 'application/json' };
+  const answers = [
+    await inject(t, app, { url: '/plants', headers: alice }),
+    await inject(t, app, { method: 'POST', url: '/plants', headers: alice, payload: '{"id":1}' }),
+    await inject(t, app, { method: 'DELETE', url: '/plants/7', headers: alice }),
+    await inject(t, app, { url: '/plants', headers: alice }),
+  ];
+  t.same(
+    answers.map((answer) => answer.status),
+    [200, 400, 404, 429],
+  );
+  t.same(
+    answers.map((answer) => answer.headers['ratelimit-policy']),
+    Array(4).fill('"per-token";q=3;w=60'),
+  );
+  // Structured Field Lists (draft-ietf-httpapi-ratelimit-headers-11, section 4): the policy's name, then r and t.
+  const fields = answers.map((answer) => /^"per-token";r=(\d+);t=(\d+)$/.exec(String(answer.headers.ratelimit)));
+  t.same(
+    fields.map((field) => Number(field?.[1])),
+    [2, 1, 0, 0],
+    'r counts down, on successes and refusals alike',
+  );
+  for (const field of fields) t.ok(Number(field?.[2]) >= 1 && Number(field?.[2]) <= 60, `t=${field?.[2]}: within the minute`);
+  t.equal(answers[3]!.headers['retry-after'], fields[3]![2], 'the 429: Retry-After is the end of the window');
+  for (const answer of answers)
+    t.same(
+      Object.keys(answer.headers).filter((name) => name.startsWith('x-ratelimit')),
+      [],
+    );
+
+  const unauthenticated = await inject(t, app, { url: '/plants', headers: bearer('wrong') });
+  t.equal(unauthenticated.status, 401);
+  t.equal(unauthenticated.headers.ratelimit, undefined, 'a 401 counts against no token, and says nothing of the failure limit');
+  t.equal(unauthenticated.headers['ratelimit-policy'], undefined);
+  t.equal((await inject(t, app, { url: '/healthz' })).headers.ratelimit, undefined, 'open endpoints are not limited');
+});
+
+t.test('RATE_LIMIT_PER_MINUTE=0 turns the per-token limit off, and its fields with it', async (t) => {
   const app = await buildTestApp(t, { rateLimitPerMinute: 0 });
   const alice = bearer(await tokenFor(app, 'alice'));
-  for (let i = 0; i < 20; i++) t.equal((await inject(t, app, { url: '/plants', headers: alice })).status, 200);
+  for (let i = 0; i < 20; i++) {
+    const reply = await inject(t, app, { url: '/plants', headers: alice });
+    t.equal(reply.status, 200);
+    t.equal(reply.headers.ratelimit, undefined);
+  }
 });
 
 t.test("another user's valid token reaches only that user's plants", async (t) => {

@@ -1,6 +1,6 @@
 // CORS: off by default (no CORS headers at all); with CORS_ORIGINS, exact origins only, a
-// preflight that allows Authorization and Content-Type, and Link, Location, Retry-After,
-// WWW-Authenticate and X-Request-Id exposed to scripts. Everything else keeps the app's own answers.
+// preflight that allows Authorization and Content-Type, and Link, Location, RateLimit, RateLimit-Policy,
+// Retry-After, WWW-Authenticate and X-Request-Id exposed to scripts. Everything else keeps the app's own answers.
 import t, { type Test } from 'tap';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 
@@ -49,9 +49,10 @@ t.test('an allowed origin gets its origin back and the exposed headers, on succe
   t.equal(page.headers['access-control-allow-origin'], APP);
   t.equal(
     page.headers['access-control-expose-headers'],
-    'Deprecation, Link, Location, Retry-After, Sunset, WWW-Authenticate, X-Request-Id',
-    "a page's client can hear that what it calls is deprecated",
+    'Deprecation, Link, Location, RateLimit, RateLimit-Policy, Retry-After, Sunset, WWW-Authenticate, X-Request-Id',
+    "a page's client can hear that what it calls is deprecated, and how much of its rate limit is left",
   );
+  t.match(page.headers.ratelimit, /^"per-token";r=\d+;t=\d+$/, 'a page can read how much of its rate limit is left');
   t.match(page.headers.link, /rel="next"/);
   t.equal(page.headers.vary, 'Origin, Accept', 'caches keep answers for different origins and representations apart');
   t.equal(page.headers['access-control-allow-credentials'], undefined, 'bearer tokens, no cookies');

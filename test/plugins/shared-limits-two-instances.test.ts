@@ -78,7 +78,7 @@ if (skip !== undefined) {
         Array(PER_TOKEN).fill(200),
       );
       t.same(
-        allowed.map((reply) => Number(reply.headers['x-ratelimit-remaining'])),
+        allowed.map((reply) => Number(/;r=(\d+);/.exec(String(reply.headers.ratelimit))?.[1])),
         Array.from({ length: PER_TOKEN }, (_, n) => PER_TOKEN - 1 - n),
         'one count for both: the remaining requests go down across instances',
       );

@@ -87,6 +87,7 @@ if (skip !== undefined) {
       Number(limited.headers['retry-after']) >= 1 && Number(limited.headers['retry-after']) <= 60,
       `Retry-After ${String(limited.headers['retry-after'])}`,
     );
+    t.equal(limited.headers.ratelimit, `"per-token";r=0;t=${String(limited.headers['retry-after'])}`, "Redis's count, in RateLimit");
     t.same(await look.keys('*'), ['shop-eu:rl:token:1'], 'only prefixed keys');
     t.equal(await look.get('shop-eu:rl:token:1'), '4');
     const ttl = await look.pttl('shop-eu:rl:token:1');
@@ -138,6 +139,7 @@ if (skip !== undefined) {
       for (let i = 0; i < 20; i++) {
         const { reply, ms } = await timed(() => get(bearer(token)));
         t.equal(reply.status, 200, `request ${i + 1} with Redis down: answered, not limited (limit 5)`);
+        t.equal(reply.headers.ratelimit, undefined, 'and its answer claims no count the instance does not know');
         down.push(ms);
       }
       const slowest = Math.max(...down);

@@ -1,5 +1,6 @@
 // Checks one HTTP response against openapi.yaml itself with Ajv's JSON Schema 2020-12 dialect (OpenAPI
-// 3.1's): the status is declared, required headers are there, the body matches, an Error's `error` is the status.
+// 3.1's): the status is declared, required headers are there, no x-... or RateLimit header is sent undeclared,
+// the body matches, an Error's `error` is the status.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { JsonObject } from './contract-file.js';
 import { answerKey } from './declared-answers.js';
@@ -21,6 +22,8 @@ export interface OperationMatch {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** Response headers that must be declared to be sent: `x-...` and `ratelimit...`, in any case. */
+const UNDECLARED_WATCH = /^(x-|ratelimit)/i;
 const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 const asObject = (value: unknown): JsonObject => (typeof value === 'object' && value !== null ? (value as JsonObject) : {});
 
@@ -128,6 +131,13 @@ export class ResponseValidator {
       deprecated === undefined
         ? []
         : announcementProblems(deprecated, url, response.headers).map((problem) => `${match.name} ${status}: ${problem}`);
+    // Headers of the kind that carry an API's own meaning (x-..., and the rate-limit fields, RateLimit and
+    // the older drafts' RateLimit-*) must be declared for the answer, so a client learns of them from the contract.
+    const declaredNames = new Set(Object.keys(asObject(answer.headers)).map((name) => name.toLowerCase()));
+    for (const name of Object.keys(response.headers)) {
+      if (UNDECLARED_WATCH.test(name) && !declaredNames.has(name.toLowerCase()))
+        problems.push(`${match.name} ${status} sends the header ${name}, which openapi.yaml does not declare for this answer`);
+    }
     for (const [name, header] of Object.entries(asObject(answer.headers))) {
       const { node, pointer: headerPointer } = this.#resolve(header, `${pointer}/headers/${escape(name)}`);
       const value = response.headers[name.toLowerCase()];

@@ -47,6 +47,24 @@ const faults: Record<string, { fault: (deployment: Deployment) => Fault; names: 
     names:
       /^FAIL {2}POST \/plants {2}creates a plant, and Location names it: .*NOT AS openapi\.yaml SAYS: POST \/plants: POST \/plants 200 body does not match openapi\.yaml: body must NOT have additional properties/m,
   },
+  'sends an undeclared x- header (x-powered-by) on a create': {
+    fault: () => ({
+      response: (response, request) =>
+        request.method === 'POST' ? { ...response, headers: { ...response.headers, 'x-powered-by': 'Express' } } : response,
+    }),
+    names:
+      /^FAIL {2}POST \/plants {2}creates a plant, and Location names it: .*NOT AS openapi\.yaml SAYS: POST \/plants: POST \/plants 200 sends the header x-powered-by, which openapi\.yaml does not declare for this answer/m,
+  },
+  "sends an older draft's RateLimit-Remaining, undeclared, on the list": {
+    fault: () => ({
+      response: (response, request) =>
+        request.method === 'GET' && request.url.startsWith('/plants')
+          ? { ...response, headers: { ...response.headers, 'RateLimit-Remaining': '10' } }
+          : response,
+    }),
+    names:
+      /^FAIL {2}GET \/plants {2}.*NOT AS openapi\.yaml SAYS: GET \/plants: GET \/plants (200|401) sends the header ratelimit-remaining, which openapi\.yaml does not declare for this answer/m,
+  },
   'answers 500 for a long name': {
     fault: () => ({
       answer: (request) => {

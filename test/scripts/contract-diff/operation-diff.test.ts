@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { parse } from 'yaml';
 import type { Change, JsonObject } from '../../../scripts/contract-diff/changes.js';
+import { EQUIVALENT_PATTERNS } from '../../../scripts/contract-diff/equivalent-patterns.js';
 import { diffContracts } from '../../../scripts/contract-diff/operation-diff.js';
 import { projectRoot } from '../../helpers/paths.js';
 
@@ -204,6 +205,11 @@ const nonBreaking: Record<string, { edit: Edit; base?: Edit; expect: string[] }>
   'a higher request maxLength': {
     edit: (d) => (newPlant(d).properties.name.maxLength = 300),
     expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/name/maxLength'],
+  },
+  'a request pattern rewritten in a form known to accept the same strings (the `u`-flag name pattern, and back)': {
+    base: (d) => (newPlant(d).properties.name.pattern = EQUIVALENT_PATTERNS[0]![0]),
+    edit: (d) => (newPlant(d).properties.name.pattern = EQUIVALENT_PATTERNS[0]![1]),
+    expect: ['non-breaking POST /plants /components/schemas/NewPlant/properties/name/pattern'],
   },
   'a request pattern removed': {
     edit: (d) => delete newPlant(d).properties.name.pattern,
