@@ -10,7 +10,17 @@ const POLICY: FastifyCorsOptions = {
   allowedHeaders: ['Authorization', 'Content-Type'],
   // The next page, a created plant's id, when to retry, how much of the rate limit is left, why a token
   // failed, and what is deprecated (docs/api.md): a browser shows none of them to scripts unless exposed.
-  exposedHeaders: ['Deprecation', 'Link', 'Location', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Sunset', 'WWW-Authenticate', 'X-Request-Id'],
+  exposedHeaders: [
+    'Deprecation',
+    'Link',
+    'Location',
+    'RateLimit',
+    'RateLimit-Policy',
+    'Retry-After',
+    'Sunset',
+    'WWW-Authenticate',
+    'X-Request-Id',
+  ],
   maxAge: 600,
 };
 
