@@ -39,7 +39,7 @@ function writeProblem(error: unknown, folder: string): string | undefined {
 }
 
 /** Syncs a file or a folder to disk: the rename of a synced file into a synced folder survives a crash. */
-function syncToDisk(path: string): void {
+export function syncToDisk(path: string): void {
   const fd = openSync(path, 'r');
   try {
     fsyncSync(fd);
