@@ -5,7 +5,7 @@ import { describeDatabase } from '../store/describe-database.js';
 import { UsageError } from './usage-error.js';
 
 /** Files from this size on show their progress: smaller ones take well under a second. */
-const PROGRESS_FROM_BYTES = 32 * 1024 * 1024;
+const PROGRESS_FROM_BYTES = 16 * 1024 * 1024;
 const MiB = 1024 * 1024;
 
 /** The file and options, checked before any database is opened. */
