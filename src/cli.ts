@@ -148,6 +148,8 @@ async function checkCommand(): Promise<void> {
   const config = loadConfig();
   if (config.databaseUrl !== undefined) throw new Error('check reads a SQLite file (DATABASE_PATH); PostgreSQL checks its own pages');
   const path = resolve(config.databasePath);
+  const { refuseRemains } = await import('./store/sqlite/remains.js');
+  refuseRemains(path);
   if (!existsSync(path)) throw new Error(`there is no SQLite database at ${path} (DATABASE_PATH)`);
   if (!statSync(path).isFile()) throw new Error(`${path} (DATABASE_PATH) is not a file: DATABASE_PATH names the SQLite file itself`);
   process.stderr.write(`plant-store: checking the SQLite file ${path}: PRAGMA integrity_check reads every page\n`);

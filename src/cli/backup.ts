@@ -50,7 +50,9 @@ export async function backupCommand(args: string[]): Promise<void> {
       const tenths = Math.floor((copied / total) * 10);
       if (total * pageSize < PROGRESS_FROM_BYTES || tenths === shown) return;
       shown = tenths;
-      process.stderr.write(`copied ${tenths * 10}% (${Math.round((copied * pageSize) / MiB)} of ${Math.round((total * pageSize) / MiB)} MiB)\n`);
+      process.stderr.write(
+        `copied ${tenths * 10}% (${Math.round((copied * pageSize) / MiB)} of ${Math.round((total * pageSize) / MiB)} MiB)\n`,
+      );
     },
   });
   process.stdout.write(

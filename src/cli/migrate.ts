@@ -10,7 +10,10 @@ import { UsageError } from './usage-error.js';
 async function versions(): Promise<{ current: number; latest: number }> {
   const config = loadConfig();
   if (config.databaseUrl !== undefined) {
-    const [{ schemaVersion }, { migrations }] = await Promise.all([import('../store/postgres/database.js'), import('../store/postgres/migrations.js')]);
+    const [{ schemaVersion }, { migrations }] = await Promise.all([
+      import('../store/postgres/database.js'),
+      import('../store/postgres/migrations.js'),
+    ]);
     return { current: await schemaVersion({ url: config.databaseUrl, timeoutMs: config.databaseTimeoutMs }), latest: migrations.length };
   }
   const [{ sqliteSchemaVersion }, { migrations }, { refuseRemains }] = await Promise.all([
@@ -31,12 +34,21 @@ export async function migrateCommand(args: string[]): Promise<void> {
   }
   const config = loadConfig();
   const database = describeDatabase(config);
-  process.stderr.write(`plant-store: using the ${database.text}${database.isNewFile && !status ? ' (it did not exist: created it, empty)' : ''}\n`);
+  process.stderr.write(
+    `plant-store: using the ${database.text}${database.isNewFile && !status ? ' (it did not exist: created it, empty)' : ''}\n`,
+  );
   if (status) {
     const { current, latest } = await versions();
     const pending = latest - current;
-    const state = current > latest ? 'newer than this Plant Store: upgrade Plant Store' : pending === 0 ? 'up to date' : `${pending} pending: run plant-store migrate`;
-    process.stdout.write(`current version: ${current}${database.isNewFile ? ' (no database file yet)' : ''}\nlatest version: ${latest}\n${state}\n`);
+    const state =
+      current > latest
+        ? 'newer than this Plant Store: upgrade Plant Store'
+        : pending === 0
+          ? 'up to date'
+          : `${pending} pending: run plant-store migrate`;
+    process.stdout.write(
+      `current version: ${current}${database.isNewFile ? ' (no database file yet)' : ''}\nlatest version: ${latest}\n${state}\n`,
+    );
     return;
   }
   // Opening the store applies what is pending (under a lock on PostgreSQL; SQLite backs the file up first): each line it logs is said.

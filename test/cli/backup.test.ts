@@ -87,7 +87,10 @@ t.test('a backup taken while the service creates and deletes keeps every write a
   const back = [...deletedBefore].filter((id) => copied.has(id));
   t.same(back, [], 'no plant deleted before the backup is back');
   t.equal(idsIn(target, 'seed').size, 96_000, 'and the rest of the file');
-  t.match(backup.stdout, new RegExp(`^backed up ${copied.size + 96_000} plants and 1 tokens \\(schema version 3, \\d+ bytes\\) to ${target}\\n$`));
+  t.match(
+    backup.stdout,
+    new RegExp(`^backed up ${copied.size + 96_000} plants and 1 tokens \\(schema version 3, \\d+ bytes\\) to ${target}\\n$`),
+  );
   t.match(backup.stderr, /copied 50% \(\d+ of \d+ MiB\)/, 'progress on a large file');
   t.same(readdirSync(join(dir, 'backups')), ['plants-backup.db'], 'one file: no -wal, no partial copy left');
   const copy = new Database(target, { readonly: true });

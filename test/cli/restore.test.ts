@@ -90,7 +90,9 @@ t.test('restore: refused while the service runs; then the backup in place, the o
   t.equal(refused.code, 1);
   t.match(
     refused.stderr,
-    new RegExp(`${env.DATABASE_PATH} is open in another process \\(process ${server.child.pid} holds a lock on ${env.DATABASE_PATH}.*/proc/locks`),
+    new RegExp(
+      `${env.DATABASE_PATH} is open in another process \\(process ${server.child.pid} holds a lock on ${env.DATABASE_PATH}.*/proc/locks`,
+    ),
     'says who has it open, and how it knows',
   );
   t.match(refused.stderr, /stop the service .* Nothing was changed/);
@@ -155,32 +157,36 @@ t.test('restore checks the backup first: a damaged file, another SQLite file, a 
   t.equal((await runCli(['restore'], env)).code, 2, 'a file is required');
 });
 
-t.test('a backup copied by hand beside a crashed run\'s -wal: the start names the stale -wal, not "restore a backup"', sqliteOnly, async (t) => {
-  const dir = tempDir(t);
-  const env = { DATABASE_PATH: join(dir, 'plants.db'), DATABASE_URL: '', REDIS_URL: '' };
-  const alice = (await runCli(['token', 'create', 'alice'], env)).stdout.trim();
-  const backup = join(dir, 'backup.db');
-  t.equal((await runCli(['backup', backup], env)).code, 0);
-  await crashedRun(env.DATABASE_PATH);
-  t.ok(statSync(`${env.DATABASE_PATH}-wal`).size > 1024 * 1024, 'a large -wal is left');
+t.test(
+  'a backup copied by hand beside a crashed run\'s -wal: the start names the stale -wal, not "restore a backup"',
+  sqliteOnly,
+  async (t) => {
+    const dir = tempDir(t);
+    const env = { DATABASE_PATH: join(dir, 'plants.db'), DATABASE_URL: '', REDIS_URL: '' };
+    const alice = (await runCli(['token', 'create', 'alice'], env)).stdout.trim();
+    const backup = join(dir, 'backup.db');
+    t.equal((await runCli(['backup', backup], env)).code, 0);
+    await crashedRun(env.DATABASE_PATH);
+    t.ok(statSync(`${env.DATABASE_PATH}-wal`).size > 1024 * 1024, 'a large -wal is left');
 
-  // The operator's mistake the issue measured: the good backup copied over the file, the -wal left beside it.
-  copyFileSync(backup, env.DATABASE_PATH);
-  const start = await failedStart(env);
-  t.equal(start.code, 1, 'the start fails');
-  t.match(start.stderr, `reads as damaged (`);
-  t.match(start.stderr, `only with the ${env.DATABASE_PATH}-wal beside it: the file alone is whole`);
-  t.match(start.stderr, `move ${env.DATABASE_PATH}-wal and ${env.DATABASE_PATH}-shm aside`);
-  t.notMatch(start.stderr, /restore your latest backup/, 'not the advice the operator just followed');
-  t.same(
-    readdirSync(dir).filter((name) => name.includes('wal-check')),
-    [],
-    'the check left nothing behind',
-  );
+    // The operator's mistake the issue measured: the good backup copied over the file, the -wal left beside it.
+    copyFileSync(backup, env.DATABASE_PATH);
+    const start = await failedStart(env);
+    t.equal(start.code, 1, 'the start fails');
+    t.match(start.stderr, `reads as damaged (`);
+    t.match(start.stderr, `only with the ${env.DATABASE_PATH}-wal beside it: the file alone is whole`);
+    t.match(start.stderr, `move ${env.DATABASE_PATH}-wal and ${env.DATABASE_PATH}-shm aside`);
+    t.notMatch(start.stderr, /restore your latest backup/, 'not the advice the operator just followed');
+    t.same(
+      readdirSync(dir).filter((name) => name.includes('wal-check')),
+      [],
+      'the check left nothing behind',
+    );
 
-  // The fix it names works.
-  renameSync(`${env.DATABASE_PATH}-wal`, join(dir, 'stale-wal'));
-  if (existsSync(`${env.DATABASE_PATH}-shm`)) renameSync(`${env.DATABASE_PATH}-shm`, join(dir, 'stale-shm'));
-  const server = await startServer(t, env);
-  t.equal((await fetchChecked(t, server.url, '/plants', { headers: auth(alice) })).status, 200);
-});
+    // The fix it names works.
+    renameSync(`${env.DATABASE_PATH}-wal`, join(dir, 'stale-wal'));
+    if (existsSync(`${env.DATABASE_PATH}-shm`)) renameSync(`${env.DATABASE_PATH}-shm`, join(dir, 'stale-shm'));
+    const server = await startServer(t, env);
+    t.equal((await fetchChecked(t, server.url, '/plants', { headers: auth(alice) })).status, 200);
+  },
+);

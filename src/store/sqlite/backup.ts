@@ -58,10 +58,14 @@ export function describeContents(db: Database.Database, what: string): Omit<Back
   const version = db.pragma('user_version', { simple: true }) as number;
   const tables = new Set(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[]);
   if (!tables.has('plants') || !tables.has('tokens') || version < 2) {
-    throw new BackupFailed(`${what} is a SQLite file but not a Plant Store database (no plants and tokens tables at schema version 2 or later)`);
+    throw new BackupFailed(
+      `${what} is a SQLite file but not a Plant Store database (no plants and tokens tables at schema version 2 or later)`,
+    );
   }
   if (version > migrations.length) {
-    throw new BackupFailed(`${what} is at schema version ${version}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`);
+    throw new BackupFailed(
+      `${what} is at schema version ${version}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`,
+    );
   }
   const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
   return { plants: count('plants'), tokens: count('tokens'), schemaVersion: version };
