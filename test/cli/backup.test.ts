@@ -8,11 +8,11 @@ import Database from 'better-sqlite3';
 import t from 'tap';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../helpers/app.js';
-import { onlyOn } from '../helpers/store-under-test.js';
 import { runCli, startServer } from '../helpers/process.js';
 import { until } from '../helpers/until.js';
 
-const sqliteOnly = onlyOn('sqlite');
+/** A SQLite file test: the PostgreSQL leg does not run it. */
+const sqliteOnly = { skip: process.env.PLANT_STORE_TEST_STORE === 'postgres' && 'a SQLite file test' };
 
 /** A database of about `megabytes` MiB for user `seed`, so that the copy takes many steps. */
 async function seeded(path: string, megabytes: number): Promise<void> {
@@ -162,7 +162,7 @@ function cannotMount(): string | undefined {
   }
 }
 
-const mountSkip = onlyOn('sqlite').skip || cannotMount();
+const mountSkip = sqliteOnly.skip || cannotMount();
 
 t.test('a full disk and a read-only folder: exit 1 naming the cause, no file left under the name', { skip: mountSkip }, async (t) => {
   const dir = tempDir(t);
