@@ -34,11 +34,14 @@ export async function migrateCommand(args: string[]): Promise<void> {
   }
   const config = loadConfig();
   const database = describeDatabase(config);
-  process.stderr.write(
-    `plant-store: using the ${database.text}${database.isNewFile && !status ? ' (it did not exist: created it, empty)' : ''}\n`,
-  );
+  // Said once the database answered, as every command says it: a failure to reach it is the first line.
+  const announce = () =>
+    process.stderr.write(
+      `plant-store: using the ${database.text}${database.isNewFile && !status ? ' (it did not exist: created it, empty)' : ''}\n`,
+    );
   if (status) {
     const { current, latest } = await versions();
+    announce();
     const pending = latest - current;
     const state =
       current > latest
@@ -56,6 +59,7 @@ export async function migrateCommand(args: string[]): Promise<void> {
   const log: StoreLog = { info: (_details, message) => void said.push(message), error: (_details, message) => void said.push(message) };
   const store = await openStore(config, log);
   await store.close();
+  announce();
   if (said.length > 0) return void process.stdout.write(`${said.join('\n')}\n`);
   const { current } = await versions();
   process.stdout.write(`nothing to apply, at version ${current}\n`);
