@@ -57,7 +57,10 @@ export async function migrateCommand(args: string[]): Promise<void> {
   // Opening the store applies what is pending (under a lock on PostgreSQL; SQLite backs the file up first): each line it logs is said.
   const said: string[] = [];
   const log: StoreLog = { info: (_details, message) => void said.push(message), error: (_details, message) => void said.push(message) };
-  const store = await openStore(config, log);
+  const store = await openStore(config, log).catch((error: unknown) => {
+    for (const line of said) process.stderr.write(`plant-store: ${line}\n`); // a backup taken before a failed migration, with its path
+    throw error;
+  });
   await store.close();
   announce();
   if (said.length > 0) return void process.stdout.write(`${said.join('\n')}\n`);
