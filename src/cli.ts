@@ -153,10 +153,11 @@ async function checkCommand(): Promise<void> {
   if (!existsSync(path)) throw new Error(`there is no SQLite database at ${path} (DATABASE_PATH)`);
   if (!statSync(path).isFile()) throw new Error(`${path} (DATABASE_PATH) is not a file: DATABASE_PATH names the SQLite file itself`);
   process.stderr.write(`plant-store: checking the SQLite file ${path}: PRAGMA integrity_check reads every page\n`);
-  const { integrityCheck } = await import('./store/sqlite-health/damage-checks.js');
+  const { integrityCheck, StaleWal, wholeWithoutWal } = await import('./store/sqlite-health/damage-checks.js');
   const problems = integrityCheck(path);
   if (problems.length === 0) return void process.stdout.write('ok\n');
   process.stdout.write(`${problems.join('\n')}\n`);
+  if (wholeWithoutWal(path)) throw new StaleWal(path, 'the problems above');
   throw new Error(
     `the SQLite database ${path} is damaged (the problems above); restore a backup or save what is readable with sqlite3's .recover (docs/operations.md)`,
   );

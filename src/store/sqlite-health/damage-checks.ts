@@ -55,7 +55,7 @@ export class StaleWal extends Error {
  * Whether the file at `path` passes quick_check read without its -wal: through a hard link (the same file, never
  * written: opened read-only) in a private folder beside it, where SQLite finds no -wal. False when it cannot tell.
  */
-function wholeWithoutWal(path: string): boolean {
+export function wholeWithoutWal(path: string): boolean {
   const wal = `${resolve(path)}-wal`;
   if (!existsSync(wal) || statSync(wal).size === 0) return false;
   let folder: string | undefined;

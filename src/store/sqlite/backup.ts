@@ -99,9 +99,10 @@ export async function backupDatabase(source: string, target: string, options: Ba
     db.pragma('busy_timeout = 5000');
     db.exec('BEGIN');
     db.prepare('SELECT count(*) FROM sqlite_schema').get(); // the read transaction, and so the snapshot, starts here
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
     await db.backup(partial, {
       progress: ({ totalPages, remainingPages }) => {
-        options.onProgress?.(totalPages - remainingPages, totalPages, db.pragma('page_size', { simple: true }) as number);
+        options.onProgress?.(totalPages - remainingPages, totalPages, pageSize);
         return PAGES_PER_STEP;
       },
     });
