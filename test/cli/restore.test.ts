@@ -177,9 +177,9 @@ t.test(
     t.match(start.stderr, `only with the ${env.DATABASE_PATH}-wal beside it: the file alone is whole`);
     t.match(start.stderr, `move ${env.DATABASE_PATH}-wal and ${env.DATABASE_PATH}-shm aside`);
     t.notMatch(start.stderr, /restore your latest backup/, 'not the advice the operator just followed');
-  const check = await runCli(['check'], env);
-  t.equal(check.code, 1, 'check finds the problems');
-  t.match(check.stderr, `only with the ${env.DATABASE_PATH}-wal beside it`, 'and names the same cause');
+    const check = await runCli(['check'], env);
+    t.equal(check.code, 1, 'check finds the problems');
+    t.match(check.stderr, `only with the ${env.DATABASE_PATH}-wal beside it`, 'and names the same cause');
     t.same(
       readdirSync(dir).filter((name) => name.includes('wal-check')),
       [],
