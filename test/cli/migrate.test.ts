@@ -64,6 +64,23 @@ t.test('migrate says each migration it applied, then that there is nothing to ap
   }
 });
 
+t.test('a start on a new database logs each migration it applied, in the JSON log', async (t) => {
+  const { env } = await freshStore(t);
+  const server = await startServer(t, env);
+  server.child.kill('SIGTERM');
+  const { stdout } = await server.exit;
+  const steps = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string; migration?: { from: number; to: number; ms: number } })
+    .filter((line) => line.migration !== undefined);
+  t.same(
+    steps.map((line) => [line.migration!.from, line.migration!.to, typeof line.migration!.ms, line.level]),
+    Array.from({ length: latest }, (_, from) => [from, from + 1, 'number', 30]),
+    'from, to and milliseconds of each, at info',
+  );
+});
+
 t.test('an upgrade from SQLite schema 2: backed up beside the file first, each step logged at start', onlyOn('sqlite'), async (t) => {
   const dir = tempDir(t);
   const env = { DATABASE_PATH: join(dir, 'plants.db'), DATABASE_URL: '', REDIS_URL: '' };

@@ -57,9 +57,10 @@ function removePartial(path: string): void {
 export function describeContents(db: Database.Database, what: string): Omit<BackupResult, 'path' | 'bytes'> {
   const version = db.pragma('user_version', { simple: true }) as number;
   const tables = new Set(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[]);
-  if (!tables.has('plants') || !tables.has('tokens') || version < 2) {
+  // Schema 1 had plants only; tokens came with 2.
+  if (!tables.has('plants') || version < 1 || (version >= 2 && !tables.has('tokens'))) {
     throw new BackupFailed(
-      `${what} is a SQLite file but not a Plant Store database (no plants and tokens tables at schema version 2 or later)`,
+      `${what} is a SQLite file but not a Plant Store database (no plants table, or no tokens table, at a Plant Store schema version)`,
     );
   }
   if (version > migrations.length) {
@@ -68,7 +69,7 @@ export function describeContents(db: Database.Database, what: string): Omit<Back
     );
   }
   const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
-  return { plants: count('plants'), tokens: count('tokens'), schemaVersion: version };
+  return { plants: count('plants'), tokens: tables.has('tokens') ? count('tokens') : 0, schemaVersion: version };
 }
 
 /**
