@@ -1,6 +1,6 @@
 // `plant-store backup`: a copy taken while the real service creates and deletes plants holds every write acknowledged
 // before it began; it refuses, naming the cause, an existing file, a full disk and a read-only folder; PostgreSQL: pg_dump.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,8 @@ import Database from 'better-sqlite3';
 import t from 'tap';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../helpers/app.js';
-import { runCli, startServer } from '../helpers/process.js';
+import { projectRoot } from '../helpers/paths.js';
+import { cliCommand, finished, runCli, startServer } from '../helpers/process.js';
 import { until } from '../helpers/until.js';
 
 /** A SQLite file test: the PostgreSQL leg does not run it. */
@@ -98,6 +99,27 @@ t.test('a backup taken while the service creates and deletes keeps every write a
   t.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
   copy.close();
   t.equal((await runCli(['check'], { ...env, DATABASE_PATH: target })).stdout, 'ok\n', 'plant-store check passes on it');
+});
+
+t.test('a backup killed half-way leaves no file under its name', sqliteOnly, async (t) => {
+  const dir = tempDir(t);
+  const env = { DATABASE_PATH: join(dir, 'plants.db'), DATABASE_URL: '' };
+  await seeded(env.DATABASE_PATH, 24);
+  mkdirSync(join(dir, 'backups'));
+  const target = join(dir, 'backups', 'plants-backup.db');
+  const [command, args] = cliCommand(['backup', target]);
+  const child = spawn(command, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let said = '';
+  child.stderr.on('data', (chunk) => {
+    said += String(chunk);
+    if (/copied [1-9]0%/.test(said)) child.kill('SIGKILL'); // a crash, mid-copy
+  });
+  const { signal } = await finished(child);
+  t.equal(signal, 'SIGKILL', 'killed while copying');
+  t.notOk(existsSync(target), 'nothing under the name');
+  t.match(readdirSync(join(dir, 'backups')), [/^\.plants-backup\.db\.\d+\.partial/], 'only the partial copy, named as such');
+  const again = await runCli(['backup', target], env);
+  t.equal(again.code, 0, 'the next backup is not in its way');
 });
 
 t.test('backup refuses, naming the cause, and changes nothing', sqliteOnly, async (t) => {
