@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `plant-store` command: serve, migrate, and token create/list/revoke on the configured database.
+// The `plant-store` command: serve, migrate, backup, restore, check, and token create/list/revoke on the configured database.
 import './platform/refuse-unsupported-node.js'; // first: before any module an old Node could crash on
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,10 +12,21 @@ import { describeDatabase } from './store/describe-database.js';
 import { openStore } from './store/open-store.js';
 import type { TokenInfo } from './store/plant-store.js';
 import { parseDecimalInteger } from './validation/integers.js';
+import { backupCommand } from './cli/backup.js';
+import { migrateCommand } from './cli/migrate.js';
+import { restoreCommand } from './cli/restore.js';
+import { UsageError } from './cli/usage-error.js';
 
 const USAGE = `Usage:
   plant-store serve                  start the service (same as npm start)
-  plant-store migrate                bring the database schema up to date, then exit
+  plant-store migrate [--status]     apply the pending schema migrations and say which (SQLite: after a backup
+                                     beside the file, plants.db.schema-N.backup), then exit; --status only shows
+                                     the current and the latest version
+  plant-store backup <file> [--overwrite]
+                                     a consistent copy of the SQLite file, also while the service runs and writes;
+                                     checked, synced, then renamed into place (PostgreSQL: says the pg_dump command)
+  plant-store restore <file>         put a backup in place, the service stopped: the database and its -wal/-shm
+                                     are moved aside, never deleted (docs/operations.md, "Backups and restores")
   plant-store check                  read every page of the SQLite file (PRAGMA integrity_check); exit 1
                                      naming the problems when it is damaged (docs/operations.md)
   plant-store token create <user> [--expires-in <duration> | --expires-at <time>]
@@ -31,8 +42,6 @@ const USAGE = `Usage:
                                      @plant-store/conformance (clients/conformance; docs/contract-checks.md)
 All commands use DATABASE_URL (PostgreSQL) when set, else DATABASE_PATH (SQLite, default ./data/plants.db).`;
 
-class UsageError extends Error {}
-
 /**
  * Opens the configured store, first saying on stderr which database that is: run from another
  * folder, the default ./data/plants.db is another file than the server's.
@@ -40,8 +49,15 @@ class UsageError extends Error {}
 async function openAnnounced() {
   const config = loadConfig();
   const database = describeDatabase(config);
-  const store = await openStore(config);
+  // Migrations applied on the way, and the backup SQLite's take first, are said too: after the database, or before a failure.
+  const said: string[] = [];
+  const note = (_details: object, message: string) => void said.push(`plant-store: ${message}\n`);
+  const store = await openStore(config, { info: note, error: note }).catch((error: unknown) => {
+    process.stderr.write(said.join(''));
+    throw error;
+  });
   process.stderr.write(`plant-store: using the ${database.text}${database.isNewFile ? ' (it did not exist: created it, empty)' : ''}\n`);
+  process.stderr.write(said.join(''));
   return store;
 }
 
@@ -132,23 +148,19 @@ async function checkCommand(): Promise<void> {
   const config = loadConfig();
   if (config.databaseUrl !== undefined) throw new Error('check reads a SQLite file (DATABASE_PATH); PostgreSQL checks its own pages');
   const path = resolve(config.databasePath);
+  const { refuseRemains } = await import('./store/sqlite/remains.js');
+  refuseRemains(path);
   if (!existsSync(path)) throw new Error(`there is no SQLite database at ${path} (DATABASE_PATH)`);
   if (!statSync(path).isFile()) throw new Error(`${path} (DATABASE_PATH) is not a file: DATABASE_PATH names the SQLite file itself`);
   process.stderr.write(`plant-store: checking the SQLite file ${path}: PRAGMA integrity_check reads every page\n`);
-  const { integrityCheck } = await import('./store/sqlite-health/damage-checks.js');
+  const { integrityCheck, StaleWal, wholeWithoutWal } = await import('./store/sqlite-health/damage-checks.js');
   const problems = integrityCheck(path);
   if (problems.length === 0) return void process.stdout.write('ok\n');
   process.stdout.write(`${problems.join('\n')}\n`);
+  if (wholeWithoutWal(path)) throw new StaleWal(path, 'the problems above');
   throw new Error(
     `the SQLite database ${path} is damaged (the problems above); restore a backup or save what is readable with sqlite3's .recover (docs/operations.md)`,
   );
-}
-
-/** Opening a store applies its pending migrations (under a lock, on PostgreSQL); a deploy can run them before the instances. */
-async function migrateCommand(): Promise<void> {
-  const store = await openAnnounced();
-  await store.close();
-  process.stderr.write('the database schema is up to date\n');
 }
 
 /**
@@ -175,7 +187,9 @@ async function conformanceCommand(args: string[]): Promise<void> {
 async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   if (command === 'serve' && rest.length === 0) return serve();
-  if (command === 'migrate' && rest.length === 0) return migrateCommand();
+  if (command === 'migrate') return migrateCommand(rest);
+  if (command === 'backup') return backupCommand(rest);
+  if (command === 'restore') return restoreCommand(rest);
   if (command === 'check' && rest.length === 0) return checkCommand();
   if (command === 'token') return tokenCommand(rest);
   if (command === 'conformance') return conformanceCommand(rest);

@@ -102,19 +102,26 @@ export async function serve(): Promise<void> {
     process.stderr.write(`plant-store: ${error.message}\n`);
     process.exit(1);
   }
-  // What happens to the SQLite file later (a full disk, damage, the file deleted) is logged by the app, built next.
+  // What happens to the database is logged by the app, built next: while the store opens (migrations applied, the
+  // backup taken before them), lines wait for it; later ones (a full disk, damage, the file deleted) go at once.
   let app: FastifyInstance | undefined;
+  const early: Array<[level: 'error' | 'info', details: object, message: string]> = [];
   const storeLog: StoreLog = {
-    error: (details, message) => app?.log.error(details, message),
-    info: (details, message) => app?.log.info(details, message),
+    error: (details, message) => (app ? app.log.error(details, message) : early.push(['error', details, message])),
+    info: (details, message) => (app ? app.log.info(details, message) : early.push(['info', details, message])),
   };
-  const store = await openConfiguredStore(config, storeLog);
+  const store = await openConfiguredStore(config, storeLog).catch((error: unknown) => {
+    // No app to log them: a backup taken before a migration that then failed is still said, with its path.
+    for (const [, , message] of early) process.stderr.write(`plant-store: ${message}\n`);
+    throw error;
+  });
   try {
     app = await buildApp(config, { store });
   } catch (error) {
     await store.close();
     throw error;
   }
+  for (const [level, details, message] of early.splice(0)) app.log[level](details, message);
   app.log.info({ database: describeDatabase(config).text }, 'using the database');
 
   // fastify/demo's shutdown: a signal closes the app (requests in flight finish, plugins/graceful-close.ts)

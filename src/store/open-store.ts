@@ -6,16 +6,20 @@ import type { StoreLog } from './sqlite-health/storage-health.js';
 type StoreConfig = Pick<Config, 'databasePath'> &
   Partial<Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseTimeoutMs' | 'writeLockTimeoutMs'>>;
 
-/** Each store's driver is imported only when it is the one configured: pg alone holds about 10 MB. */
+/**
+ * Each store's driver is imported only when it is the one configured: pg alone holds about 10 MB. Migrations
+ * applied, and the backup SQLite's take first, are logged to `log`.
+ */
 export async function openStore(config: StoreConfig, log?: StoreLog): Promise<Store> {
   if (config.databaseUrl !== undefined) {
     const { PostgresStore } = await import('./postgres/postgres-store.js');
-    return PostgresStore.open({
-      url: config.databaseUrl,
-      poolSize: config.databasePoolSize ?? 10,
-      timeoutMs: config.databaseTimeoutMs ?? 5000,
-    });
+    const settings = { url: config.databaseUrl, poolSize: config.databasePoolSize ?? 10, timeoutMs: config.databaseTimeoutMs ?? 5000 };
+    return PostgresStore.open(settings, undefined, log);
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
+  const { backupBeforeMigrating } = await import('./sqlite/backup-before-migrating.js');
+  const { refuseRemains } = await import('./sqlite/remains.js');
+  refuseRemains(config.databasePath);
+  await backupBeforeMigrating(config.databasePath, log);
   return new SqliteStore(config.databasePath, { lockTimeoutMs: config.writeLockTimeoutMs, log });
 }

@@ -1,5 +1,7 @@
 // Opens a PostgreSQL pool (int8 as bigint, bounded waits, durable commits) and brings its schema up to date.
 import pg from 'pg';
+import { logMigration, type AppliedMigration } from '../migration-log.js';
+import type { StoreLog } from '../sqlite-health/storage-health.js';
 import { migrations } from './migrations.js';
 
 export interface PoolSettings {
@@ -80,9 +82,14 @@ export function listenerClient({ url, timeoutMs }: Omit<PoolSettings, 'poolSize'
 /**
  * Applies the pending migrations in one transaction, under an advisory lock shared by every
  * instance. Its own connection: migrations may wait for another instance's, longer than a request may.
- * Resolves whether the server's sessions commit durably (synchronous_commit is not off).
+ * Resolves whether the server's sessions commit durably (synchronous_commit is not off). Each migration
+ * applied is logged (from, to, milliseconds) once committed.
  */
-export async function migrate({ url, timeoutMs }: Omit<PoolSettings, 'poolSize'>, target = migrations.length): Promise<boolean> {
+export async function migrate(
+  { url, timeoutMs }: Omit<PoolSettings, 'poolSize'>,
+  target = migrations.length,
+  log?: StoreLog,
+): Promise<boolean> {
   const client = new pg.Client({
     connectionString: url,
     types,
@@ -107,16 +114,35 @@ export async function migrate({ url, timeoutMs }: Omit<PoolSettings, 'poolSize'>
         `the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`,
       );
     }
+    const applied: AppliedMigration[] = [];
     for (let version = current; version < target; version++) {
+      const started = performance.now();
       await client.query(migrations[version]!);
       await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version + 1]);
+      applied.push({ from: version, to: version + 1, ms: Math.round((performance.now() - started) * 100) / 100 });
     }
     await client.query('COMMIT');
+    for (const step of applied) logMigration(log, 'PostgreSQL', step);
     const setting = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
     return setting.rows[0]!.synchronous_commit !== 'off';
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The schema version the database is at (0: no Plant Store schema yet), read without changing anything. */
+export async function schemaVersion({ url, timeoutMs }: Omit<PoolSettings, 'poolSize'>): Promise<number> {
+  const client = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const table = await client.query<{ found: string | null }>("SELECT to_regclass('schema_migrations')::text AS found");
+    if (table.rows[0]!.found === null) return 0;
+    const { rows } = await client.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM schema_migrations');
+    return rows[0]!.version;
   } finally {
     await client.end().catch(() => undefined);
   }

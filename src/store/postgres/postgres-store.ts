@@ -6,6 +6,7 @@ import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../paginat
 import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
 import { listenerClient, migrate, openPool, type PoolSettings } from './database.js';
+import type { StoreLog } from '../sqlite-health/storage-health.js';
 import { TokenCache } from './token-cache.js';
 
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -86,8 +87,8 @@ export class PostgresStore implements Store, PlantStore {
   }
 
   /** Opens the pool and applies pending migrations before the store is used. `tokenUses`: how uses are batched (tests shorten the wait). */
-  static async open(settings: PoolSettings, tokenUses?: Omit<TokenUsesOptions, 'now'>): Promise<PostgresStore> {
-    const durable = await migrate(settings);
+  static async open(settings: PoolSettings, tokenUses?: Omit<TokenUsesOptions, 'now'>, log?: StoreLog): Promise<PostgresStore> {
+    const durable = await migrate(settings, undefined, log);
     return new PostgresStore(openPool(settings, durable), new TokenCache(() => listenerClient(settings)), tokenUses);
   }
 

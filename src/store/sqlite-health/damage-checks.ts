@@ -1,6 +1,7 @@
 // Whether the SQLite file is damaged: start-up's bounded check, `plant-store check`'s full one, and the
 // one message that says so, with the file and how to recover (docs/operations.md).
-import { resolve } from 'node:path';
+import { existsSync, linkSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
 /**
@@ -33,9 +34,56 @@ export class DamagedDatabase extends Error {
   }
 }
 
-/** `error` met while opening the file: a DamagedDatabase when it says the file is damaged, else as it is. */
+/**
+ * A whole file read with a -wal that is not its own: left by a crashed run beside a file since replaced (a backup
+ * copied over it). SQLite reads the -wal's pages as the file's, so it looks damaged; restoring a backup again would not help.
+ */
+export class StaleWal extends Error {
+  constructor(path: string, problem: string, options?: ErrorOptions) {
+    const file = resolve(path);
+    super(
+      `the SQLite database ${file} reads as damaged (${problem}) only with the ${file}-wal beside it: the file alone is whole, so ` +
+        `that -wal is not its own (left by an earlier run, before the file was replaced, e.g. by copying a backup over it). ` +
+        `To recover, stop every process using it, then move ${file}-wal and ${file}-shm aside (keep them) and start again; ` +
+        `plant-store restore does this for you (docs/operations.md, "Backups and restores")`,
+      options,
+    );
+  }
+}
+
+/**
+ * Whether the file at `path` passes quick_check read without its -wal: through a hard link (the same file, never
+ * written: opened read-only) in a private folder beside it, where SQLite finds no -wal. False when it cannot tell.
+ */
+export function wholeWithoutWal(path: string): boolean {
+  const wal = `${resolve(path)}-wal`;
+  if (!existsSync(wal) || statSync(wal).size === 0) return false;
+  let folder: string | undefined;
+  try {
+    folder = mkdtempSync(join(dirname(resolve(path)), '.plant-store-wal-check-'));
+    linkSync(path, join(folder, 'alone.db'));
+    const db = new Database(join(folder, 'alone.db'), { readonly: true, fileMustExist: true });
+    try {
+      return db.pragma('quick_check', { simple: true }) === 'ok';
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  } finally {
+    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** The error for a file found damaged: a StaleWal when the -wal beside it is the cause, else a DamagedDatabase. */
+function damage(path: string, problem: string, options?: ErrorOptions): Error {
+  return wholeWithoutWal(path) ? new StaleWal(path, problem, options) : new DamagedDatabase(path, problem, options);
+}
+
+/** `error` met while opening the file: a DamagedDatabase (or StaleWal) when it says the file is damaged, else as it is. */
 export function damagedOr(path: string, error: unknown): unknown {
-  return isDamage(error) ? new DamagedDatabase(path, (error as Error).message, { cause: error }) : error;
+  if (!isDamage(error) || error instanceof DamagedDatabase || error instanceof StaleWal) return error;
+  return damage(path, (error as Error).message, { cause: error });
 }
 
 /**
@@ -45,7 +93,12 @@ export function damagedOr(path: string, error: unknown): unknown {
  * service would otherwise go unseen by it; test/reliability/damaged-file.test.ts).
  */
 export function quickCheck(path: string): void {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  let db;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw damagedOr(path, error);
+  }
   try {
     // Start-up only: another process may be making the same new file (switching it to WAL, migrating it).
     db.pragma('busy_timeout = 5000');
@@ -62,7 +115,9 @@ export function quickCheck(path: string): void {
       }) as Array<{ quick_check: string }>;
       problems.push(...rows.map((row) => row.quick_check).filter((text) => text !== 'ok'));
     }
-    if (problems.length > 0) throw new DamagedDatabase(path, problems.join('; '));
+    if (problems.length > 0) throw damage(path, problems.join('; '));
+  } catch (error) {
+    throw damagedOr(path, error);
   } finally {
     db.close();
   }

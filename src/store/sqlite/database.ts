@@ -4,24 +4,38 @@ import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { damagedOr, quickCheck } from '../sqlite-health/damage-checks.js';
+import type { StoreLog } from '../sqlite-health/storage-health.js';
+import { logMigration, type AppliedMigration } from '../migration-log.js';
 import { migrations } from './migrations.js';
+import { refuseRemains } from './remains.js';
 
 export type SqliteDatabase = Database.Database;
 
-export function migrate(db: SqliteDatabase): void {
+/** Applies the pending migrations; each one applied is logged (from, to, milliseconds) and returned. */
+export function migrate(db: SqliteDatabase, log?: StoreLog): AppliedMigration[] {
   // One IMMEDIATE transaction reads the version and applies what is pending: processes opening one new
   // file at once (instances starting together) apply each migration once, and no file stops halfway.
-  db.transaction(() => {
-    const current = db.pragma('user_version', { simple: true }) as number;
-    if (current > migrations.length) {
-      throw new Error(
-        `the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`,
-      );
-    }
-    if (current === migrations.length) return;
-    for (const migration of migrations.slice(current)) db.exec(migration);
-    db.pragma(`user_version = ${migrations.length}`);
-  }).immediate();
+  const applied = db
+    .transaction(() => {
+      const current = db.pragma('user_version', { simple: true }) as number;
+      if (current > migrations.length) {
+        throw new Error(
+          `the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`,
+        );
+      }
+      const steps: AppliedMigration[] = [];
+      for (let version = current; version < migrations.length; version++) {
+        const started = performance.now();
+        db.exec(migrations[version]!);
+        steps.push({ from: version, to: version + 1, ms: Math.round((performance.now() - started) * 100) / 100 });
+      }
+      if (steps.length > 0) db.pragma(`user_version = ${migrations.length}`);
+      return steps;
+    })
+    .immediate();
+  // Logged once committed: a migration rolled back was not applied.
+  for (const step of applied) logMigration(log, 'SQLite', step);
+  return applied;
 }
 
 /**
@@ -71,7 +85,8 @@ function canWrite(path: string): boolean {
   }
 }
 
-export function openDatabase(path: string): SqliteDatabase {
+export function openDatabase(path: string, log?: StoreLog): SqliteDatabase {
+  refuseRemains(path);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = openFile(path);
   try {
@@ -81,7 +96,7 @@ export function openDatabase(path: string): SqliteDatabase {
     useWal(db, 5000);
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    migrate(db);
+    migrate(db, log);
   } catch (error) {
     db.close();
     throw damagedOr(path, error);

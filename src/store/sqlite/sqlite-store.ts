@@ -87,7 +87,7 @@ export class SqliteStore implements Store {
   };
 
   constructor(path: string, options: Omit<EngineOptions, 'onForeignCommit'> = {}) {
-    this.#db = openDatabase(path);
+    this.#db = openDatabase(path, options.log);
     this.#sql = prepare(this.#db);
     this.#engine = new Engine(this.#db, {
       ...options,

@@ -1,0 +1,61 @@
+// `plant-store backup <file> [--overwrite]`: a consistent copy of the configured SQLite database, the service running or not.
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { describeDatabase } from '../store/describe-database.js';
+import { UsageError } from './usage-error.js';
+
+/** Files from this size on show their progress: smaller ones take well under a second. */
+const PROGRESS_FROM_BYTES = 16 * 1024 * 1024;
+const MiB = 1024 * 1024;
+
+/** The file and options, checked before any database is opened. */
+export function fileArgument(command: string, args: string[], flags: Record<string, { type: 'boolean' }> = {}) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: flags });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (file === undefined) throw new UsageError(`a file is missing: plant-store ${command} <file>`);
+  if (extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
+  return { file, values: parsed.values as Record<string, boolean | undefined> };
+}
+
+/** On PostgreSQL the database's own tools do it: the command, with the URL as configured but without its password. */
+export function usePostgresTool(command: 'backup' | 'restore', file: string): Error {
+  const url = describeDatabase(loadConfig()).text.replace(/^PostgreSQL /, '');
+  const line =
+    command === 'backup'
+      ? `pg_dump --format=custom --file='${file}' '${url}'`
+      : `pg_restore --clean --if-exists --no-owner --single-transaction --dbname='${url}' '${file}'`;
+  return new Error(
+    `${command} copies a SQLite file, and DATABASE_URL names a PostgreSQL database: use ${command === 'backup' ? 'pg_dump' : 'pg_restore'}:\n` +
+      `  ${line}\n(the password from PGPASSWORD or ~/.pgpass; docs/operations.md, "Backups and restores")`,
+  );
+}
+
+export async function backupCommand(args: string[]): Promise<void> {
+  const { file, values } = fileArgument('backup', args, { overwrite: { type: 'boolean' } });
+  const config = loadConfig();
+  if (config.databaseUrl !== undefined) throw usePostgresTool('backup', file);
+  const { backupDatabase } = await import('../store/sqlite/backup.js');
+  const { refuseRemains } = await import('../store/sqlite/remains.js');
+  refuseRemains(config.databasePath);
+  process.stderr.write(`plant-store: backing up the ${describeDatabase(config).text}\n`);
+  let shown = -1;
+  const result = await backupDatabase(config.databasePath, file, {
+    overwrite: values.overwrite === true,
+    onProgress: (copied, total, pageSize) => {
+      const tenths = Math.floor((copied / total) * 10);
+      if (total * pageSize < PROGRESS_FROM_BYTES || tenths === shown) return;
+      shown = tenths;
+      process.stderr.write(
+        `copied ${tenths * 10}% (${Math.round((copied * pageSize) / MiB)} of ${Math.round((total * pageSize) / MiB)} MiB)\n`,
+      );
+    },
+  });
+  process.stdout.write(
+    `backed up ${result.plants} plants and ${result.tokens} tokens (schema version ${result.schemaVersion}, ${result.bytes} bytes) to ${result.path}\n`,
+  );
+}
