@@ -3,6 +3,7 @@
 // (storeKind, onlyOn, breakStore...) must be listed: test/suite.test.ts checks that.
 export const storeSpecificTests = [
   'test/cli.test.ts',
+  'test/cli/tokens.test.ts',
   'test/client/index.test.ts',
   'test/clients/conformance/conformance.test.ts',
   'test/hostile/hostile-input.test.ts',
