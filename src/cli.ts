@@ -4,6 +4,7 @@ import './platform/refuse-unsupported-node.js'; // first: before any module an o
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openAnnounced, UsageError } from './cli/common.js';
+import { copyCommand } from './cli/copy.js';
 import { tokenCommand } from './cli/tokens.js';
 import { databaseSettings } from './database-settings.js';
 
@@ -24,6 +25,10 @@ const USAGE = `Usage:
   plant-store token revoke <id> | --user <name>
                                      revoke a token, or every active token of a user; it fails on its
                                      next request (on PostgreSQL, within 1 s on every instance)
+  plant-store copy --to <target>     copy every plant and token into a new database and verify it (counts and
+                                     SHA-256 of both sides): from the SQLite file --to an empty PostgreSQL
+                                     database (postgres://...), or from DATABASE_URL --to a new SQLite file
+                                     (docs/deploy.md, "Moving from SQLite to PostgreSQL")
   plant-store conformance --base-url <url> --token <token> --other-token <token> [--junit <file>] [--rate-limit] [--contract <file>] [--timeout <s>]
                                      check a running deployment against openapi.yaml: runs the package
                                      @plant-store/conformance (clients/conformance; docs/contract-checks.md)
@@ -81,6 +86,7 @@ async function main(args: string[]): Promise<void> {
   if (command === 'migrate' && rest.length === 0) return migrateCommand();
   if (command === 'check' && rest.length === 0) return checkCommand();
   if (command === 'token') return tokenCommand(rest);
+  if (command === 'copy') return copyCommand(rest);
   if (command === 'conformance') return conformanceCommand(rest);
   if (command === undefined) throw new UsageError('a command is missing');
   if (command === 'help' || command === '--help') {

@@ -8,7 +8,7 @@ import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
 import { listenerClient, migrate, openPool, type PoolSettings } from './database.js';
 import { TokenCache } from './token-cache.js';
 
-const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+export const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const LIST_TOKENS = `SELECT id, user_name, to_char(created_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS created_at,
                       to_char(expires_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS expires_at,
                       coalesce(expires_at <= now(), false) AS expired,
