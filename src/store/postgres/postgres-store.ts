@@ -44,7 +44,8 @@ const statements = {
                 FROM tokens WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
   addToken: 'INSERT INTO tokens (user_name, hash, expires_at) VALUES ($1, $2, $3) RETURNING id',
   // One statement, so one transaction: all are added or none.
-  addTokens: 'INSERT INTO tokens (user_name, hash, expires_at) SELECT $1, hash, $3 FROM unnest($2::bytea[]) AS h(hash) RETURNING id',
+  addTokens:
+    'INSERT INTO tokens (user_name, hash, expires_at) SELECT $1::text, hash, $3::timestamptz FROM unnest($2::bytea[]) AS h(hash) RETURNING id',
   listTokens: `${LIST_TOKENS} ORDER BY id`,
   listUserTokens: `${LIST_TOKENS} WHERE user_name = $1 ORDER BY id`,
   // One statement for a whole batch of uses; a use never moves a last use back (instances write their own).
