@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Can the service reach its database?
-         * @description Answers 200 when a query against the database succeeds, 503 otherwise, and 503 while the service sheds load (a load balancer then steers away).
+         * @description Answers 200 when a query against the database succeeds and it can take writes; 503 otherwise, with a message that says why (the database does not answer, its disk is full, its file is damaged or was deleted or replaced), and 503 while the service sheds load (a load balancer then steers away).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -824,7 +824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The database does not answer, or the service is past its load bounds (then with `Retry-After`); the service cannot serve plants now. */
+            /** @description The database does not answer, cannot take writes (its disk is full, its file is damaged or was deleted or replaced), or the service is past its load bounds (then with `Retry-After`); the message says which. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -833,12 +833,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": 503,
-                     *       "message": "The database is not reachable; try again shortly."
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

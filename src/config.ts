@@ -2,6 +2,7 @@
 import { envSchema } from 'env-schema';
 import { Type as T, type Static } from '@sinclair/typebox';
 import { OIDC_DEFAULTS } from './auth/oidc/provider-settings.js';
+import { DATABASE_NUMBERS, DATABASE_URL_RULE, DEFAULT_DATABASE_PATH, isDatabaseUrl } from './database-settings.js';
 
 /** A setting that stops start-up: the process prints the message, which names the variable, and exits 1. */
 export class ConfigError extends Error {}
@@ -30,11 +31,11 @@ export const configSchema = T.Object({
   HOST: T.String({ default: '127.0.0.1' }),
   METRICS_PORT: T.Optional(int(0, 65535)),
   METRICS_HOST: T.String({ default: '127.0.0.1' }),
-  DATABASE_PATH: T.String({ default: './data/plants.db' }),
-  DATABASE_URL: secretUrl('a postgres:// or postgresql:// URL'),
-  DATABASE_POOL_SIZE: int(1, 1000, 10),
-  DATABASE_TIMEOUT_MS: int(100, 600_000, 5000),
-  WRITE_LOCK_TIMEOUT_MS: int(0, 600_000, 5000),
+  DATABASE_PATH: T.String({ default: DEFAULT_DATABASE_PATH }),
+  DATABASE_URL: secretUrl(DATABASE_URL_RULE),
+  DATABASE_POOL_SIZE: int(...DATABASE_NUMBERS.DATABASE_POOL_SIZE),
+  DATABASE_TIMEOUT_MS: int(...DATABASE_NUMBERS.DATABASE_TIMEOUT_MS),
+  WRITE_LOCK_TIMEOUT_MS: int(...DATABASE_NUMBERS.WRITE_LOCK_TIMEOUT_MS),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   RATE_LIMIT_PER_MINUTE: int(0, 1_000_000_000, 6000),
   AUTH_FAILURES_PER_MINUTE: int(1, 1_000_000_000, 30),
@@ -64,7 +65,7 @@ const rules: Record<string, { type?: string; description?: string }> = configSch
 
 // URLs that may hold a password, and what the schema cannot say of them (Redis reads the path as a database number).
 const validUrl: Record<string, (url: URL) => boolean> = {
-  DATABASE_URL: (url) => /^postgres(ql)?:\/\//.test(url.href),
+  DATABASE_URL: isDatabaseUrl,
   REDIS_URL: (url) => /^rediss?:\/\//.test(url.href) && url.hostname !== '' && /^(\/\d*)?$/.test(url.pathname),
   OTEL_EXPORTER_OTLP_ENDPOINT: (url) => /^https?:$/.test(url.protocol),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: (url) => /^https?:$/.test(url.protocol),

@@ -84,6 +84,22 @@ export const DatabaseUnavailable = createError(
   'The database is not reachable; try again shortly.',
   503,
 );
+// /readyz's answers when the database answers but cannot take writes: each says why (the log says more, with the file).
+export const NotReadyDiskFull = createError(
+  'PLANT_STORE_NOT_READY_DISK_FULL',
+  "The database's disk is full: writes are refused until there is room again; reads still work.",
+  503,
+);
+export const NotReadyDamaged = createError(
+  'PLANT_STORE_NOT_READY_DAMAGED',
+  'The database file is damaged: writes are refused; the operators are told.',
+  503,
+);
+export const NotReadyFileGone = createError(
+  'PLANT_STORE_NOT_READY_FILE_GONE',
+  'The database file was deleted or replaced while in use: writes are refused until Plant Store is restarted; the operators are told.',
+  503,
+);
 export const DatabaseBusy = createError(
   'PLANT_STORE_DATABASE_BUSY',
   'Another process is writing to the database; nothing was changed. Retry in %s.',

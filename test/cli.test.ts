@@ -202,7 +202,7 @@ t.test('mistakes are explained', async (t) => {
   t.notMatch(badUser.stderr, /using the/, 'told before any database is opened');
   const help = await runCli(['--help'], env);
   t.equal(help.code, 0);
-  t.match(help.stdout, /token create <user> \[--expires-in <duration> \| --expires-at <time>\]/);
+  t.match(help.stdout, /token create <user> \[--count <n>\] \[--expires-in <duration> \| --expires-at <time>\]/);
 });
 
 t.test('every command says which database it used, and that it created one', async (t) => {

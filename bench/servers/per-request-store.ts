@@ -34,10 +34,12 @@ export function perRequestCommitStore(path: string): Store {
     kind: store.kind,
     forRequest,
     addToken: (user, hash, expiresAt) => store.addToken(user, hash, expiresAt),
-    listTokens: () => store.listTokens(),
+    addTokens: (user, hashes, expiresAt) => store.addTokens(user, hashes, expiresAt),
+    listTokens: (user) => store.listTokens(user),
     revokeToken: (id) => store.revokeToken(id),
+    revokeUserTokens: (user) => store.revokeUserTokens(user),
     countTokens: () => store.countTokens(),
-    isReady: () => store.isReady(),
+    readiness: () => store.readiness(),
     close: async () => {
       db.close();
       await store.close();

@@ -28,3 +28,16 @@ export async function createToken(store: TokenStore, user: string, expiresAt: Da
   const id = await store.addToken(user, hashToken(token), expiresAt);
   return { id, token };
 }
+
+/** `count` tokens for one user, added in one transaction (all or none), and their ids, ascending. */
+export async function createTokens(
+  store: TokenStore,
+  user: string,
+  count: number,
+  expiresAt: Date | null = null,
+): Promise<{ ids: number[]; tokens: string[] }> {
+  if (!USER_NAME.test(user)) throw new Error(invalidUserName(user));
+  const tokens = Array.from({ length: count }, () => PREFIX + randomBytes(32).toString('base64url'));
+  const ids = await store.addTokens(user, tokens.map(hashToken), expiresAt);
+  return { ids, tokens };
+}

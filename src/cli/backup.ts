@@ -1,6 +1,6 @@
 // `plant-store backup <file> [--overwrite]`: a consistent copy of the configured SQLite database, the service running or not.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { databaseSettings } from '../database-settings.js';
 import { describeDatabase } from '../store/describe-database.js';
 import { UsageError } from './usage-error.js';
 
@@ -24,7 +24,7 @@ export function fileArgument(command: string, args: string[], flags: Record<stri
 
 /** On PostgreSQL the database's own tools do it: the command, with the URL as configured but without its password. */
 export function usePostgresTool(command: 'backup' | 'restore', file: string): Error {
-  const url = describeDatabase(loadConfig()).text.replace(/^PostgreSQL /, '');
+  const url = describeDatabase(databaseSettings()).text.replace(/^PostgreSQL /, '');
   const line =
     command === 'backup'
       ? `pg_dump --format=custom --file='${file}' '${url}'`
@@ -37,7 +37,7 @@ export function usePostgresTool(command: 'backup' | 'restore', file: string): Er
 
 export async function backupCommand(args: string[]): Promise<void> {
   const { file, values } = fileArgument('backup', args, { overwrite: { type: 'boolean' } });
-  const config = loadConfig();
+  const config = databaseSettings();
   if (config.databaseUrl !== undefined) throw usePostgresTool('backup', file);
   const { backupDatabase } = await import('../store/sqlite/backup.js');
   const { refuseRemains } = await import('../store/sqlite/remains.js');

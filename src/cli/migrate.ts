@@ -1,6 +1,6 @@
 // `plant-store migrate [--status]`: applies the pending schema migrations and says which, or only shows the versions.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { databaseSettings } from '../database-settings.js';
 import type { StoreLog } from '../store/sqlite-health/storage-health.js';
 import { describeDatabase } from '../store/describe-database.js';
 import { openStore } from '../store/open-store.js';
@@ -8,7 +8,7 @@ import { UsageError } from './usage-error.js';
 
 /** The schema version the configured database is at (0: none yet), and the latest this Plant Store knows; nothing is changed. */
 async function versions(): Promise<{ current: number; latest: number }> {
-  const config = loadConfig();
+  const config = databaseSettings();
   if (config.databaseUrl !== undefined) {
     const [{ schemaVersion }, { migrations }] = await Promise.all([
       import('../store/postgres/database.js'),
@@ -32,7 +32,7 @@ export async function migrateCommand(args: string[]): Promise<void> {
   } catch (error) {
     throw new UsageError((error as Error).message); // names the unknown option or the argument too many
   }
-  const config = loadConfig();
+  const config = databaseSettings();
   const database = describeDatabase(config);
   // Said once the database answered, as every command says it: a failure to reach it is the first line.
   const announce = () =>

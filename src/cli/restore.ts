@@ -1,11 +1,11 @@
 // `plant-store restore <file>`: puts a backup in place of the configured SQLite database, with the service stopped.
-import { loadConfig } from '../config.js';
+import { databaseSettings } from '../database-settings.js';
 import { describeDatabase } from '../store/describe-database.js';
 import { fileArgument, usePostgresTool } from './backup.js';
 
 export async function restoreCommand(args: string[]): Promise<void> {
   const { file } = fileArgument('restore', args);
-  const config = loadConfig();
+  const config = databaseSettings();
   if (config.databaseUrl !== undefined) throw usePostgresTool('restore', file);
   const { restoreDatabase } = await import('../store/sqlite/restore.js');
   process.stderr.write(`plant-store: restoring ${file} as the ${describeDatabase(config).text}\n`);

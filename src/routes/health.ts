@@ -1,11 +1,23 @@
-// Liveness and readiness, open to everyone.
+// Liveness and readiness, open to everyone; a store that is not ready says why (a full disk is not an unreachable database).
 import { handler, type Handlers } from '../contract/operation-routes.js';
-import { DatabaseUnavailable } from '../errors.js';
+import { DatabaseUnavailable, NotReadyDamaged, NotReadyDiskFull, NotReadyFileGone } from '../errors.js';
+import type { Readiness } from '../store/plant-store.js';
+
+const notReady: Record<Exclude<Readiness, 'ready'>, new () => Error> = {
+  unreachable: DatabaseUnavailable,
+  'disk-full': NotReadyDiskFull,
+  damaged: NotReadyDamaged,
+  'file-gone': NotReadyFileGone,
+};
 
 export const healthHandlers: Handlers = {
   getHealth: handler(async () => ({ status: 'ok' })),
   getReadiness: handler(async (request) => {
-    if (!(await request.server.store.isReady())) throw new DatabaseUnavailable();
+    const readiness = await request.server.store.readiness();
+    if (readiness !== 'ready') throw new notReady[readiness]();
     return { status: 'ok' };
   }),
 };
+// 1
+// 2
+// 3

@@ -28,6 +28,9 @@ export interface TokenInfo {
   revokedAt: string | null;
 }
 
+/** A store that cannot serve: its database does not answer, its disk is full, its file is damaged or was deleted or replaced. */
+export type Readiness = 'ready' | 'unreachable' | 'disk-full' | 'damaged' | 'file-gone';
+
 /** What a request asks of the store. */
 export interface PlantStore {
   /**
@@ -46,8 +49,13 @@ export interface PlantStore {
 export interface TokenStore {
   /** `expiresAt`: when the token stops working; null (the default) for never. */
   addToken(user: string, hash: TokenHash, expiresAt?: Date | null): Promise<number>;
-  listTokens(): Promise<TokenInfo[]>;
+  /** Many tokens of one user, in one transaction: all are added or none; their ids, ascending. */
+  addTokens(user: string, hashes: readonly TokenHash[], expiresAt?: Date | null): Promise<number[]>;
+  /** Every token, or only `user`'s, by id. */
+  listTokens(user?: string): Promise<TokenInfo[]>;
   revokeToken(id: number): Promise<boolean>;
+  /** Revokes every active (neither revoked nor expired) token of `user`, in one transaction; how many. */
+  revokeUserTokens(user: string): Promise<number>;
   countTokens(): Promise<number>;
 }
 
@@ -61,7 +69,8 @@ export interface Store extends TokenStore {
    * first read, instead of at every read.
    */
   forRequest(): PlantStore;
-  isReady(): Promise<boolean>;
+  /** 'ready', or why the store cannot serve now: /readyz says which (routes/health.ts). */
+  readiness(): Promise<Readiness>;
   /** Writes the token uses not written yet, then closes. */
   close(): Promise<void>;
 }

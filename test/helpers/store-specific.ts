@@ -4,6 +4,7 @@
 export const storeSpecificTests = [
   'test/cli.test.ts',
   'test/cli/migrate.test.ts',
+  'test/cli/tokens.test.ts',
   'test/client/index.test.ts',
   'test/clients/conformance/conformance.test.ts',
   'test/hostile/hostile-input.test.ts',

@@ -1,6 +1,7 @@
 // A full disk under the SQLite file (a real 2 MiB tmpfs): writes answer 503 with Retry-After and
 // the Error shape, one error names the file, /readyz is 503 while there is no room, reads go on,
-// and once room returns writes work again without a restart. Needs root to mount; skips otherwise.
+// and once room returns writes work again without a restart; a start on a full disk names the file and the cause.
+// Needs root to mount; skips otherwise.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { bearer, inject, tempDir, tokenFor } from '../helpers/app.js';
+import { freePort, runCli } from '../helpers/process.js';
 
 function mountTmpfs(dir: string): string | undefined {
   try {
@@ -73,7 +75,9 @@ t.test('a full disk: 503 and Retry-After, one error naming the file, /readyz 503
   const errors = lines.map((line) => JSON.parse(line)).filter((line) => line.level === 50 && String(line.msg).includes(path));
   t.equal(errors.length, 1, 'one error names the file, however many writes are refused');
   t.match(errors[0]?.msg, /is full/);
-  t.equal((await inject(t, app, { url: '/readyz' })).status, 503, '/readyz 503 while there is no room');
+  const ready = await inject(t, app, { url: '/readyz' });
+  t.equal(ready.status, 503, '/readyz 503 while there is no room');
+  t.match(ready.json(), { error: 503, message: /disk is full/ }, '/readyz says the disk is full, not that the database is unreachable');
   t.equal((await inject(t, app, { url: '/healthz' })).status, 200, '/healthz stays 200');
   const list = await inject(t, app, { url: '/plants?limit=1000', headers: bearer(token) });
   t.equal(list.status, 200, 'reads go on');
@@ -86,4 +90,23 @@ t.test('a full disk: 503 and Retry-After, one error naming the file, /readyz 503
     lines.some((line) => String(JSON.parse(line).msg).includes('succeed again')),
     'the recovery is logged',
   );
+});
+
+t.test('a start on a full disk refuses, naming the file and the cause (no space), not only "disk I/O error"', { skip }, async (t) => {
+  const dir = join(tempDir(t), 'disk');
+  mkdirSync(dir);
+  const refused = mountTmpfs(dir);
+  if (refused !== undefined) return void t.fail(refused);
+  t.teardown(() => execFileSync('umount', ['-l', dir]));
+  const { bavail, bsize } = statfsSync(dir);
+  writeFileSync(join(dir, 'filler'), Buffer.alloc(bavail * bsize));
+  t.equal(statfsSync(dir).bavail, 0, 'the disk is full');
+  const path = join(dir, 'plants.db');
+  const env = { DATABASE_PATH: path, DATABASE_URL: '', HOST: '127.0.0.1', PORT: String(await freePort()) };
+  for (const args of [['serve'], ['token', 'create', 'alice']]) {
+    const result = await runCli(args, env);
+    t.equal(result.code, 1, `${args.join(' ')}: exit 1`);
+    t.match(result.stderr, `cannot open the SQLite database ${path}: no space left on the disk holding it`, result.stderr.trim());
+    t.equal(result.stdout.includes('pst_'), false, 'no token');
+  }
 });

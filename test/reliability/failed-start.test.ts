@@ -1,7 +1,8 @@
 // A start that fails (port taken, HOST not an address, metrics port taken) names its setting, leaves no port
-// listening and creates no bootstrap token; a start that finds no token and may not print one says how to make one.
-import { spawn } from 'node:child_process';
-import { chmodSync } from 'node:fs';
+// listening and creates no bootstrap token; a start that finds no token and may not print one says how to make one;
+// a SQLite file or folder that cannot be written is refused with its cause (permission, read-only).
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -106,6 +107,56 @@ t.test('a SQLite file this process may not write stops start-up, named; it is ne
   t.match(result.stderr, `DATABASE_PATH: cannot open the SQLite database ${path}: this process may not write to it`);
   t.notMatch(result.stdout + result.stderr, /Server listening/);
 });
+
+/** `plant-store serve` as a user without root's capabilities (setpriv, util-linux), so a file's mode holds it as any user. */
+async function serveAsUser(env: Record<string, string>) {
+  const [node, args] = cliCommand(['serve']);
+  const asUser = process.getuid?.() === 0 ? ['setpriv', '--inh-caps=-all', '--bounding-set=-all', node, ...args] : [node, ...args];
+  const child = spawn(asUser[0]!, asUser.slice(1), {
+    cwd: projectRoot,
+    env: { ...process.env, ...env, DATABASE_URL: '', HOST: '127.0.0.1', PORT: String(await freePort()) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000); // a start that serves would run for ever
+  const result = await finished(child);
+  clearTimeout(killer);
+  return result;
+}
+
+t.test(
+  'a folder this process may not write stops start-up naming the file and the cause (permission denied)',
+  onlyOn('sqlite'),
+  async (t) => {
+    const folder = join(tempDir(t), 'locked');
+    mkdirSync(folder, { mode: 0o555 });
+    chmodSync(folder, 0o555);
+    const path = join(folder, 'plants.db');
+    const result = await serveAsUser({ DATABASE_PATH: path });
+    t.equal(result.code, 1, 'exit 1');
+    t.match(
+      result.stderr,
+      `DATABASE_PATH: cannot open the SQLite database ${path}: this process may not write to its folder ${folder} (permission denied`,
+    );
+    t.notMatch(result.stdout + result.stderr, /Server listening/);
+  },
+);
+
+const asRoot = process.getuid?.() === 0 ? false : 'mounting a read-only tmpfs needs root';
+
+t.test(
+  'a read-only file system stops start-up naming the file and the cause (read-only)',
+  { skip: onlyOn('sqlite').skip || asRoot },
+  async (t) => {
+    const folder = join(tempDir(t), 'ro');
+    mkdirSync(folder);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', folder], { stdio: 'pipe' });
+    t.teardown(() => execFileSync('umount', ['-l', folder]));
+    const path = join(folder, 'plants.db');
+    const result = await runCli(['serve'], { DATABASE_PATH: path, DATABASE_URL: '', HOST: '127.0.0.1', PORT: String(await freePort()) });
+    t.equal(result.code, 1, 'exit 1');
+    t.match(result.stderr, `DATABASE_PATH: cannot open the SQLite database ${path}: its folder ${folder} is on a read-only file system`);
+  },
+);
 
 t.test('an OIDC_ISSUER that cannot be used is a warning at start with the real cause; start-up goes on', async (t) => {
   // A provider that answers HTML, and one whose document names another issuer.

@@ -3,13 +3,19 @@ import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { queryTimes, type QueryTime } from '../../observability/channels.js';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
-import type { AddResult, PlantStore, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
+import type { AddResult, PlantStore, Readiness, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
 import { listenerClient, migrate, openPool, type PoolSettings } from './database.js';
 import type { StoreLog } from '../sqlite-health/storage-health.js';
 import { TokenCache } from './token-cache.js';
 
-const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+export const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+const LIST_TOKENS = `SELECT id, user_name, to_char(created_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS created_at,
+                      to_char(expires_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS expires_at,
+                      coalesce(expires_at <= now(), false) AS expired,
+                      to_char(last_used_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS last_used_at,
+                      to_char(revoked_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS revoked_at
+                 FROM tokens`;
 
 /**
  * Insert, or say why not, in one statement that cannot miss a racing write, for every create that
@@ -38,17 +44,18 @@ const statements = {
   findToken: `SELECT id, user_name, (extract(epoch FROM expires_at - now()) * 1000)::float8 AS expires_in_ms
                 FROM tokens WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
   addToken: 'INSERT INTO tokens (user_name, hash, expires_at) VALUES ($1, $2, $3) RETURNING id',
-  listTokens: `SELECT id, user_name, to_char(created_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS created_at,
-                      to_char(expires_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS expires_at,
-                      coalesce(expires_at <= now(), false) AS expired,
-                      to_char(last_used_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS last_used_at,
-                      to_char(revoked_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS revoked_at
-                 FROM tokens ORDER BY id`,
+  // One statement, so one transaction: all are added or none.
+  addTokens:
+    'INSERT INTO tokens (user_name, hash, expires_at) SELECT $1::text, hash, $3::timestamptz FROM unnest($2::bytea[]) AS h(hash) RETURNING id',
+  listTokens: `${LIST_TOKENS} ORDER BY id`,
+  listUserTokens: `${LIST_TOKENS} WHERE user_name = $1 ORDER BY id`,
   // One statement for a whole batch of uses; a use never moves a last use back (instances write their own).
   noteUses: `UPDATE tokens SET last_used_at = uses.at
                FROM unnest($1::bigint[], $2::timestamptz[]) AS uses(id, at)
               WHERE tokens.id = uses.id AND (tokens.last_used_at IS NULL OR tokens.last_used_at < uses.at)`,
   revokeToken: 'UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL',
+  revokeUserTokens: `UPDATE tokens SET revoked_at = now()
+                      WHERE user_name = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()) RETURNING id`,
   countTokens: 'SELECT count(*) AS count FROM tokens',
   ping: 'SELECT 1 FROM plants LIMIT 1',
 } as const;
@@ -213,7 +220,13 @@ export class PostgresStore implements Store, PlantStore {
     );
   }
 
-  async listTokens(): Promise<TokenInfo[]> {
+  async addTokens(user: string, hashes: readonly TokenHash[], expiresAt: Date | null = null): Promise<number[]> {
+    const bytes = hashes.map((hash) => Buffer.from(hash, 'base64'));
+    const { rows } = await this.#run<{ id: bigint }>('addTokens', [user, bytes, expiresAt?.toISOString() ?? null]);
+    return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+  }
+
+  async listTokens(user?: string): Promise<TokenInfo[]> {
     type Row = {
       id: bigint;
       user_name: string;
@@ -223,7 +236,7 @@ export class PostgresStore implements Store, PlantStore {
       last_used_at: string | null;
       revoked_at: string | null;
     };
-    const { rows } = await this.#run<Row>('listTokens', []);
+    const { rows } = await (user === undefined ? this.#run<Row>('listTokens', []) : this.#run<Row>('listUserTokens', [user]));
     return rows.map((row) => ({
       id: Number(row.id),
       user: row.user_name,
@@ -241,16 +254,22 @@ export class PostgresStore implements Store, PlantStore {
     return revoked;
   }
 
+  async revokeUserTokens(user: string): Promise<number> {
+    const { rows } = await this.#run<{ id: bigint }>('revokeUserTokens', [user]);
+    for (const row of rows) this.tokens.forgetTokenId(Number(row.id)); // other instances learn it from the notifications
+    return rows.length;
+  }
+
   async countTokens(): Promise<number> {
     return Number((await this.#run<{ count: bigint }>('countTokens', [])).rows[0]!.count);
   }
 
-  async isReady(): Promise<boolean> {
+  async readiness(): Promise<Readiness> {
     try {
       await this.#run('ping', []);
-      return true;
+      return 'ready';
     } catch {
-      return false;
+      return 'unreachable';
     }
   }
 

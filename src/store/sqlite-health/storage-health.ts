@@ -4,6 +4,7 @@ import { statSync, type Stats } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DatabaseDamaged, DatabaseFileGone, DiskFull, inSeconds, retryLater } from '../../errors.js';
+import type { Readiness } from '../plant-store.js';
 import { isDamage } from './damage-checks.js';
 
 /** Where the store reports what happens to its file (the app's logger; pino's signature). */
@@ -83,16 +84,16 @@ export class StorageHealth {
     this.#log.info({ file: this.#file }, `writes to ${this.#file} succeed again`);
   }
 
-  /** False while the file is damaged or not the one opened any more, or while its disk is still full. */
-  async ready(): Promise<boolean> {
-    if (this.#damaged) return false;
+  /** Not ready while the file is damaged or not the one opened any more, or while its disk is still full: which. */
+  async readiness(): Promise<Readiness> {
+    if (this.#damaged) return 'damaged';
     try {
       this.checkFileInPlace();
     } catch {
-      return false;
+      return 'file-gone';
     }
-    if (!this.#full) return true;
+    if (!this.#full) return 'ready';
     const { bavail, bsize } = await statfs(dirname(this.#file));
-    return bavail * bsize >= MIN_ROOM_BYTES;
+    return bavail * bsize >= MIN_ROOM_BYTES ? 'ready' : 'disk-full';
   }
 }

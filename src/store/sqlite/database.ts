@@ -1,11 +1,12 @@
 // Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date. The engine
 // then sets the store's connection to sync off the event loop and never wait for a lock (engine.ts).
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { damagedOr, quickCheck } from '../sqlite-health/damage-checks.js';
 import type { StoreLog } from '../sqlite-health/storage-health.js';
 import { logMigration, type AppliedMigration } from '../migration-log.js';
+import { explainOpenFailure, writeProblem } from '../sqlite-health/open-failure.js';
 import { migrations } from './migrations.js';
 import { refuseRemains } from './remains.js';
 
@@ -63,31 +64,36 @@ function openFile(path: string): SqliteDatabase {
   try {
     db = new Database(path);
   } catch (error) {
-    const folder = existsSync(path) && statSync(path).isDirectory();
-    const reason = folder ? 'it is a folder; DATABASE_PATH must name a file' : (error as Error).message;
-    throw new Error(`cannot open the SQLite database ${resolve(path)}: ${reason}`, { cause: error });
+    if (existsSync(path) && statSync(path).isDirectory())
+      throw new Error(`cannot open the SQLite database ${resolve(path)}: it is a folder; DATABASE_PATH must name a file`, { cause: error });
+    const explained = explainOpenFailure(path, error);
+    if (explained !== error) throw explained;
+    throw new Error(`cannot open the SQLite database ${resolve(path)}: ${(error as Error).message}`, { cause: error });
   }
   // SQLite opens a file this process may not write read-only, without a word: the service would start, say
   // it is ready, and answer every write 500.
-  if (path !== ':memory:' && !canWrite(path)) {
+  const problem = path === ':memory:' ? undefined : writeProblem(path, true);
+  if (problem !== undefined) {
     db.close();
-    throw new Error(`cannot open the SQLite database ${resolve(path)}: this process may not write to it (its permissions)`);
+    throw new Error(`cannot open the SQLite database ${resolve(path)}: ${problem}`);
   }
   return db;
 }
 
-function canWrite(path: string): boolean {
+/** The folder the file goes in, made if missing; a failure names the file it was for, and the cause (permission, read-only, no space). */
+function makeFolder(path: string): void {
   try {
-    accessSync(path, constants.W_OK);
-    return true;
-  } catch {
-    return false;
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    throw new Error(`cannot open the SQLite database ${resolve(path)}: cannot make its folder (${(error as Error).message})`, {
+      cause: error,
+    });
   }
 }
 
 export function openDatabase(path: string, log?: StoreLog): SqliteDatabase {
   refuseRemains(path);
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') makeFolder(path);
   const db = openFile(path);
   try {
     // Opening may wait for another process (start-up only, so blocking is fine): migrations take the write lock.
@@ -99,7 +105,7 @@ export function openDatabase(path: string, log?: StoreLog): SqliteDatabase {
     migrate(db, log);
   } catch (error) {
     db.close();
-    throw damagedOr(path, error);
+    throw damagedOr(path, explainOpenFailure(path, error));
   }
   return db;
 }

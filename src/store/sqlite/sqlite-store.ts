@@ -2,7 +2,7 @@
 // owners. Every statement runs through the engine (engine.ts), which says why answers are durable and fresh.
 import { LRUCache } from 'lru-cache';
 import { PlantPage, rowsToRead } from '../../pagination/page.js';
-import type { PlantStore, Store, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
+import type { PlantStore, Readiness, Store, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses } from '../token-uses.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { AFTER_SYNC, Engine, type EngineOptions } from './engine.js';
@@ -14,6 +14,9 @@ const TOKEN_CACHE_ENTRIES = 10_000;
 
 function prepare(db: SqliteDatabase) {
   const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
+  // Expiry by the clock #findToken checks it against: this process's, which is SQLite's.
+  const listTokens = `SELECT id, user, created_at AS createdAt, expires_at AS expiresAt, coalesce(expires_at <= ${now}, 0) AS expired,
+    last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM tokens`;
   /**
    * A page built by SQLite in one row: its JSON text (json_object escapes as JSON.stringify does), its ids' text, its last
    * id and the next page's first id (null: none). Half the CPU of rows handed to JavaScript on pages of 1,000 (the page-size
@@ -34,13 +37,14 @@ function prepare(db: SqliteDatabase) {
     nextPage: db.prepare(page(' AND id > ?')).raw().safeIntegers(),
     findToken: db.prepare('SELECT id, user, expires_at FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
     addToken: db.prepare(`INSERT INTO tokens (user, hash, created_at, expires_at) VALUES (?, ?, ${now}, ?)`),
-    // Expiry by the clock #findToken checks it against: this process's, which is SQLite's.
-    listTokens: db.prepare(
-      `SELECT id, user, created_at AS createdAt, expires_at AS expiresAt, coalesce(expires_at <= ${now}, 0) AS expired, last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM tokens ORDER BY id`,
-    ),
+    listTokens: db.prepare(`${listTokens} ORDER BY id`),
+    listUserTokens: db.prepare(`${listTokens} WHERE user = ? ORDER BY id`),
     // Text comparison is time order: every time here has the same ISO form (strftime's %f and toISOString agree).
     noteUse: db.prepare('UPDATE tokens SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)'),
     revokeToken: db.prepare(`UPDATE tokens SET revoked_at = ${now} WHERE id = ? AND revoked_at IS NULL`),
+    revokeUserTokens: db.prepare(
+      `UPDATE tokens SET revoked_at = ${now} WHERE user = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now})`,
+    ),
     countTokens: db.prepare('SELECT count(*) FROM tokens').pluck(),
     ping: db.prepare('SELECT 1 FROM plants LIMIT 1'),
   };
@@ -137,8 +141,19 @@ export class SqliteStore implements Store {
     return this.#engine.write(() => Number(this.#sql.addToken.run(user, bytes, expires).lastInsertRowid));
   }
 
-  async listTokens(): Promise<TokenInfo[]> {
-    const rows = await this.#engine.read(() => this.#sql.listTokens.all() as Array<Omit<TokenInfo, 'expired'> & { expired: 0 | 1 }>);
+  addTokens(user: string, hashes: readonly TokenHash[], expiresAt: Date | null = null): Promise<number[]> {
+    const expires = expiresAt?.toISOString() ?? null;
+    // One write: the engine runs it in one transaction, so a failure leaves none of them.
+    return this.#engine.write(() =>
+      hashes.map((hash) => Number(this.#sql.addToken.run(user, Buffer.from(hash, 'base64'), expires).lastInsertRowid)),
+    );
+  }
+
+  async listTokens(user?: string): Promise<TokenInfo[]> {
+    type Row = Omit<TokenInfo, 'expired'> & { expired: 0 | 1 };
+    const rows = await this.#engine.read(
+      () => (user === undefined ? this.#sql.listTokens.all() : this.#sql.listUserTokens.all(user)) as Row[],
+    );
     return rows.map((token) => ({ ...token, expired: token.expired === 1 }));
   }
 
@@ -149,18 +164,27 @@ export class SqliteStore implements Store {
     });
   }
 
+  revokeUserTokens(user: string): Promise<number> {
+    return this.#engine.write(() => {
+      this.#tokens.clear();
+      return this.#sql.revokeUserTokens.run(user).changes;
+    });
+  }
+
   countTokens(): Promise<number> {
     return this.#engine.read(() => this.#sql.countTokens.get() as number);
   }
 
   /** Readable (the engine refuses every read once a sync failed), not damaged, and with room to write. */
-  async isReady(): Promise<boolean> {
-    try {
-      await this.#engine.read(() => this.#sql.ping.get());
-    } catch {
-      return false;
-    }
-    return this.#engine.health.ready();
+  async readiness(): Promise<Readiness> {
+    const read = await this.#engine
+      .read(() => this.#sql.ping.get())
+      .then(
+        () => true,
+        () => false,
+      );
+    const health = await this.#engine.health.readiness();
+    return health !== 'ready' || read ? health : 'unreachable';
   }
 
   /** Once, however often it is called: the uses not written yet, then the file. */

@@ -321,7 +321,7 @@ t.test('a statement longer than the timeout is cancelled, so nothing waits forev
   const started = Date.now();
   await t.rejects(store.pool.query('SELECT pg_sleep(10)'), /timeout|cancel/i);
   t.ok(Date.now() - started < 2000, `gave up after ${Date.now() - started} ms`);
-  t.ok(await store.isReady(), 'and the store still answers');
+  t.equal(await store.readiness(), 'ready', 'and the store still answers');
 });
 
 t.test('sessions commit durably even where the server turned synchronous_commit off', onlyOn('postgres'), async (t) => {
@@ -340,8 +340,8 @@ t.test('sessions commit durably even where the server turned synchronous_commit 
 
 t.test('a closed store is not ready', onlyOn('postgres'), async (t) => {
   const store = await openStore(t, await freshUrl(t));
-  t.ok(await store.isReady());
+  t.equal(await store.readiness(), 'ready');
   await store.close();
-  t.notOk(await store.isReady());
+  t.equal(await store.readiness(), 'unreachable');
   await store.close(); // closing twice is harmless
 });

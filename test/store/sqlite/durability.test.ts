@@ -177,7 +177,7 @@ t.test('a failed sync stops the store: its writes and everything after are refus
   t.equal(read.error, write.error, 'the read waiting for it too: it would have seen the write');
   await t.rejects(writer.addPlant('alice', plant(3n)), /could not be synced/, 'a later write');
   await t.rejects(store.forRequest().findToken('x'), /could not be synced/, 'a later read');
-  t.equal(await store.isReady(), false, '/readyz fails');
+  t.not(await store.readiness(), 'ready', '/readyz fails');
 });
 
 t.test('close waits for the sync under way', async (t) => {

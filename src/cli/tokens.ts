@@ -1,0 +1,151 @@
+// `plant-store token create/list/revoke`: tokens one at a time or a team's at once, listed as text or JSON lines, revoked by id or by user.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { expiryFromOptions, InvalidExpiry } from '../auth/token-expiry.js';
+import { createTokens, invalidUserName, USER_NAME } from '../auth/tokens.js';
+import type { TokenInfo } from '../store/plant-store.js';
+import { parseDecimalInteger } from '../validation/integers.js';
+import { openAnnounced, UsageError, writeOut } from './common.js';
+
+/** Tokens one `token create --count` makes at most: one transaction, and a screenful of lines to hand out. */
+export const MAX_TOKEN_COUNT = 10_000;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** parseArgs, with its mistakes (which name the option) as usage errors, and an option given twice refused. */
+function parse(args: string[], options: Options) {
+  let parsed;
+  try {
+    const multiple = Object.fromEntries(Object.entries(options).map(([name, option]) => [name, { ...option, multiple: true }]));
+    parsed = parseArgs({ args, allowPositionals: true, options: multiple });
+  } catch (error) {
+    throw new UsageError((error as Error).message); // "Option '--expires-in <value>' argument missing"
+  }
+  // parseArgs would keep the last of two silently: which one the operator meant is theirs to say.
+  const values = parsed.values as Record<string, Array<string | boolean>>;
+  const twice = Object.entries(values).find(([, given]) => given.length > 1);
+  if (twice) throw new UsageError(`--${twice[0]} is given ${twice[1].length} times: give it once`);
+  const one = Object.fromEntries(Object.entries(values).map(([name, given]) => [name, given[0]]));
+  return { positionals: parsed.positionals, values: one as Record<string, string | boolean | undefined> };
+}
+
+function userName(user: string): string {
+  if (!USER_NAME.test(user)) throw new UsageError(invalidUserName(user));
+  return user;
+}
+
+const noMore = (extra: string[]) => {
+  if (extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
+};
+
+/** `token create`'s user, count and expiry, checked before any database is opened. */
+function createArguments(args: string[]): { user: string; count: number; expiresAt: Date | null } {
+  const { positionals, values } = parse(args, {
+    'expires-in': { type: 'string' },
+    'expires-at': { type: 'string' },
+    count: { type: 'string' },
+  });
+  const [user, ...extra] = positionals;
+  if (user === undefined) throw new UsageError('a user name is missing: plant-store token create <user>');
+  noMore(extra);
+  const countText = values.count as string | undefined;
+  const count = countText === undefined ? 1n : parseDecimalInteger(countText, 1n, BigInt(MAX_TOKEN_COUNT));
+  if (count === undefined) throw new UsageError(`--count must be a whole number from 1 to ${MAX_TOKEN_COUNT}, not "${countText}"`);
+  try {
+    const expiresAt = expiryFromOptions({
+      'expires-in': values['expires-in'] as string | undefined,
+      'expires-at': values['expires-at'] as string | undefined,
+    });
+    return { user: userName(user), count: Number(count), expiresAt };
+  } catch (error) {
+    throw error instanceof InvalidExpiry ? new UsageError(error.message) : error;
+  }
+}
+
+const TOKEN_COLUMNS = ['ID', 'USER', 'CREATED', 'STATE', 'EXPIRES', 'LAST USED'];
+
+const stateOf = (token: TokenInfo) => (token.revokedAt !== null ? 'revoked' : token.expired ? 'expired' : 'active');
+
+/** One tab-separated line: the first four columns are as they were before expiry existed, so scripts that cut them keep working. */
+function tokenLine(token: TokenInfo): string {
+  const state = token.revokedAt !== null ? `revoked ${token.revokedAt}` : stateOf(token);
+  return [String(token.id), token.user, token.createdAt, state, token.expiresAt ?? 'never', token.lastUsedAt ?? '-'].join('\t');
+}
+
+/** One JSON object a line (JSON Lines), for scripts: what the table shows, never the token nor its hash. */
+function tokenJson(token: TokenInfo): string {
+  const { id, user, createdAt, expiresAt, lastUsedAt, revokedAt } = token;
+  return JSON.stringify({ id, user, state: stateOf(token), createdAt, expiresAt, lastUsedAt, revokedAt });
+}
+
+/** "3 to 7", or each id when another process made some in between. */
+const idRange = (ids: number[]) => (ids.at(-1)! - ids[0]! + 1 === ids.length ? `${ids[0]} to ${ids.at(-1)}` : ids.join(', '));
+
+async function create(args: string[]): Promise<void> {
+  const { user, count, expiresAt } = createArguments(args);
+  const store = await openAnnounced();
+  try {
+    const { ids, tokens } = await createTokens(store, user, count, expiresAt);
+    // A token nobody saw must not stay usable: a reader gone or a full disk revokes them all.
+    try {
+      await writeOut(tokens.map((token) => `${token}\n`).join(''));
+    } catch (error) {
+      for (const id of ids) await store.revokeToken(id);
+      const which = ids.length === 1 ? `token ${ids[0]} was` : `tokens ${idRange(ids)} were`;
+      throw new Error(`the token could not be written to stdout (${(error as Error).message}), so ${which} revoked`, { cause: error });
+    }
+    const expiry = expiresAt === null ? 'never expire' : `expire at ${expiresAt.toISOString()}`;
+    if (ids.length === 1) process.stderr.write(`created token ${ids[0]} for ${user}; it ${expiry.replace('expire', 'expires')}\n`);
+    else process.stderr.write(`created ${ids.length} tokens for ${user} (ids ${idRange(ids)}), one a line on stdout; they ${expiry}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function list(args: string[]): Promise<void> {
+  const { positionals, values } = parse(args, { user: { type: 'string' }, json: { type: 'boolean' } });
+  noMore(positionals);
+  const user = values.user === undefined ? undefined : userName(values.user as string);
+  const store = await openAnnounced();
+  try {
+    const tokens = await store.listTokens(user);
+    const lines = values.json === true ? tokens.map(tokenJson) : [TOKEN_COLUMNS.join('\t'), ...tokens.map(tokenLine)];
+    await writeOut(lines.map((line) => `${line}\n`).join(''));
+  } finally {
+    await store.close();
+  }
+}
+
+async function revoke(args: string[]): Promise<void> {
+  const { positionals, values } = parse(args, { user: { type: 'string' } });
+  const [argument, ...extra] = positionals;
+  noMore(extra);
+  if (values.user !== undefined && argument !== undefined) throw new UsageError('give a token id or --user <name>, not both');
+  if (values.user === undefined && argument === undefined)
+    throw new UsageError('a token id is missing: plant-store token revoke <id> or --user <name> (see "plant-store token list")');
+  const user = values.user === undefined ? undefined : userName(values.user as string);
+  // Ids the store hands out: positive, and exact as a JavaScript number.
+  const id = argument === undefined ? undefined : parseDecimalInteger(argument, 1n, BigInt(Number.MAX_SAFE_INTEGER));
+  if (argument !== undefined && id === undefined) throw new UsageError(`"${argument}" is not a token id; see "plant-store token list"`);
+  const store = await openAnnounced();
+  try {
+    if (user !== undefined) {
+      const revoked = await store.revokeUserTokens(user);
+      process.stderr.write(`revoked ${revoked} active token${revoked === 1 ? '' : 's'} of ${user}\n`);
+    } else {
+      if (!(await store.revokeToken(Number(id)))) throw new Error(`no active token has id ${argument}; see "plant-store token list"`);
+      process.stderr.write(`revoked token ${argument}\n`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** Every mistake of the command line is told before a database is opened (or created). */
+export async function tokenCommand(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (action === undefined) throw new UsageError('a token command is missing: create, list or revoke');
+  if (action === 'create') return create(rest);
+  if (action === 'list') return list(rest);
+  if (action === 'revoke') return revoke(rest);
+  throw new UsageError(`unknown token command: ${args.join(' ')}`);
+}
