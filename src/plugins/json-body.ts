@@ -4,6 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import { errorCodes, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { parse } from 'lossless-json';
+import { fill, MESSAGES } from '../error-messages.js';
 import { InvalidJson, InvalidUtf8, UnsupportedCharset, UnsupportedContentEncoding, UnsupportedTransferCoding } from '../errors.js';
 import { isDecimalInteger } from '../validation/integers.js';
 
@@ -24,16 +25,16 @@ function parseNumber(text: string): number | bigint | JsonDecimal {
 }
 
 function onDuplicateKey({ key }: { key: string }): never {
-  throw new SyntaxError(`the key "${key}" appears twice with different values`);
+  throw new SyntaxError(fill(MESSAGES.duplicateKeyReason, key));
 }
 
 export function parseExactJson(text: string): unknown {
-  if (text.trim() === '') throw new InvalidJson('it is empty; send a JSON object');
+  if (text.trim() === '') throw new InvalidJson(MESSAGES.emptyJsonReason);
   try {
     return parse(text, null, { parseNumber, onDuplicateKey });
   } catch (error) {
     // Deep nesting overflows the parser's stack: that is bad input too, not a server fault.
-    const reason = error instanceof RangeError ? 'it is nested too deeply' : (error as Error).message;
+    const reason = error instanceof RangeError ? MESSAGES.nestedTooDeeplyReason : (error as Error).message;
     throw new InvalidJson(reason);
   }
 }

@@ -154,7 +154,7 @@ t.test('allPlants throws a PlantStoreError carrying the 400 Error body', async (
     .next()
     .catch((error: unknown) => error);
   t.ok(failure instanceof PlantStoreError);
-  t.equal((failure as PlantStoreError).status, 400);
+  t.equal((failure as PlantStoreApiError).status, 400);
   t.match(failure, { kind: 'api', body: { message: /limit/ } });
 });
 
@@ -236,7 +236,7 @@ t.test('an answer that did not come from the service is an Error too, made from 
     thrown = caught;
   }
   t.ok(thrown instanceof PlantStoreError);
-  t.equal((thrown as PlantStoreError).status, 504);
+  t.equal((thrown as PlantStoreApiError).status, 504);
   t.match(thrown, { kind: 'api', headers: { 'retry-after': '3' } });
   t.same((thrown as PlantStoreApiError).body, {
     error: 504,
@@ -254,7 +254,7 @@ t.test('no answer at all is a PlantStoreError of kind connection, with what fetc
   const failure = await nobody.GET('/plants').catch((error: unknown) => error);
   t.match(failure, { name: 'PlantStoreError', kind: 'connection', reason: 'network', message: /No answer from the service/ });
   t.ok((failure as PlantStoreError).cause instanceof TypeError, "fetch's TypeError is the cause");
-  await t.rejects(nobody.allPlants().next(), { kind: 'connection', reason: 'network' }, 'allPlants too');
+  await t.rejects(nobody.allPlants().next(), { name: 'PlantStoreError', kind: 'connection', reason: 'network' }, 'allPlants too');
 
   // A server that takes the request and never answers: aborted by the caller, or timed out.
   const silent = createServer(() => undefined);
@@ -267,6 +267,6 @@ t.test('no answer at all is a PlantStoreError of kind connection, with what fetc
   const controller = new AbortController();
   const aborted = waiting.GET('/plants', { signal: controller.signal });
   controller.abort();
-  await t.rejects(aborted, { kind: 'connection', reason: 'abort' });
-  await t.rejects(waiting.GET('/plants', { signal: AbortSignal.timeout(50) }), { kind: 'connection', reason: 'timeout' });
+  await t.rejects(aborted, { name: 'PlantStoreError', kind: 'connection', reason: 'abort' });
+  await t.rejects(waiting.GET('/plants', { signal: AbortSignal.timeout(50) }), { name: 'PlantStoreError', kind: 'connection', reason: 'timeout' });
 });

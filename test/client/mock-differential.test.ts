@@ -139,7 +139,7 @@ t.test('the mock answers as the service does', async (t) => {
       const headers = Object.fromEntries(HEADERS.map((name) => [name, response.headers.get(name)]));
       const link = response.headers.get('link') === null ? null : 'rel="next"';
       const text = await response.text();
-      const body = response.status >= 400 ? { error: (JSON.parse(text) as { error: number }).error } : text;
+      const body = response.status >= 400 ? (JSON.parse(text) as { error: number; message: string }) : text;
       return { status: response.status, headers, link, body };
     };
     const fromService = await seen(await fetch(live + sent.path, init()));

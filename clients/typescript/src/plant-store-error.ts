@@ -22,7 +22,6 @@ export interface PlantStoreApiErrorFields {
 /** No answer at all: no server, a CORS refusal (a browser does not tell the two apart), a timeout or an abort. */
 export interface PlantStoreConnectionErrorFields {
   readonly kind: 'connection';
-  readonly status?: undefined;
   /** `abort` when the request's signal was aborted, `timeout` when it timed out (AbortSignal.timeout), else `network`. */
   readonly reason: 'network' | 'timeout' | 'abort';
   /** What fetch threw: a TypeError ("Failed to fetch", "fetch failed") or a DOMException. */
@@ -32,7 +31,6 @@ export interface PlantStoreConnectionErrorFields {
 /** Refused before anything was sent: an id given as a number past 2^53, which has already been rounded. */
 export interface PlantStoreInvalidRequestErrorFields {
   readonly kind: 'invalid-request';
-  readonly status?: undefined;
   /** The RangeError or TypeError that says what is wrong with the request. */
   readonly cause: unknown;
 }
@@ -92,12 +90,12 @@ export function thrownError(error: unknown): PlantStoreError {
     reason === 'network'
       ? `No answer from the service (${said}): it is not running or not reachable at this address, or, in a browser, CORS refused this page's origin.`
       : `The request was ${reason === 'abort' ? 'aborted' : 'timed out'} before the service answered (${said}).`;
-  return new PlantStoreError(message, { kind: 'connection', status: undefined, reason, cause: error });
+  return new PlantStoreError(message, { kind: 'connection', reason, cause: error });
 }
 
 /** The error for a request refused before sending, with the reason as its cause. */
 export function invalidRequest(cause: Error): PlantStoreError {
-  return new PlantStoreError(cause.message, { kind: 'invalid-request', status: undefined, cause });
+  return new PlantStoreError(cause.message, { kind: 'invalid-request', cause });
 }
 
 /** The error for a 2xx answer that cannot be read as the contract says. */
