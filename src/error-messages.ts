@@ -29,10 +29,8 @@ export const MESSAGES = {
   databaseDamaged: 'The database file is damaged; nothing was changed and the operators are told. Retry in %s.',
   databaseFileGone: 'The database file was deleted or replaced while in use; nothing was changed and the operators are told. Retry in %s.',
   overloaded: 'The service is overloaded and did not handle this request; nothing was changed. Retry in %s.',
-  /** The reasons InvalidJson gives for a body that is not JSON at all. */
+  /** InvalidJson's reason for a body with nothing in it (the parser gives the others: src/validation/parse-exact-json.ts). */
   emptyJsonReason: 'it is empty; send a JSON object',
-  nestedTooDeeplyReason: 'it is nested too deeply',
-  duplicateKeyReason: 'the key "%s" appears twice with different values',
   /** Fastify's own refusals, reworded by the error handler. */
   noContentType: 'Send the body as application/json, and say so in Content-Type.',
   notJsonContentType: 'Send the body as application/json, not %s.',

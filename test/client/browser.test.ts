@@ -72,7 +72,7 @@ const PAGE = `<!doctype html>
 async function consumerOrigin(t: Test): Promise<string> {
   const server = createServer((request, response) => {
     const url = request.url ?? '/';
-    const client = /^\/client\/([a-z-]+)\.js$/.exec(url);
+    const client = /^\/client\/((?:generated\/)?[a-z-]+)\.js$/.exec(url);
     const send = (type: string, body: string) => response.writeHead(200, { 'content-type': type }).end(body);
     if (url === '/') return send('text/html', PAGE);
     if (url === '/favicon.ico') return response.writeHead(204).end();
@@ -174,7 +174,14 @@ if (skip !== undefined) {
     const conflictMessage = 'A plant with id 7 already exists with a different name or tag; delete it first or use another id.';
     const noAnswer = { kind: 'connection', reason: 'network', cause: 'TypeError: Failed to fetch' };
     t.match(result, {
-      conflict: { kind: 'api', status: 409, error: 409, message: conflictMessage, body: { error: 409, message: conflictMessage }, requestId: 'string' },
+      conflict: {
+        kind: 'api',
+        status: 409,
+        error: 409,
+        message: conflictMessage,
+        body: { error: 409, message: conflictMessage },
+        requestId: 'string',
+      },
       cors: noAnswer,
       noServer: noAnswer,
       unsafeId: { kind: 'invalid-request', message: /^9007199254740994 is beyond 2\^53/, cause: 'RangeError' },

@@ -268,5 +268,9 @@ t.test('no answer at all is a PlantStoreError of kind connection, with what fetc
   const aborted = waiting.GET('/plants', { signal: controller.signal });
   controller.abort();
   await t.rejects(aborted, { name: 'PlantStoreError', kind: 'connection', reason: 'abort' });
-  await t.rejects(waiting.GET('/plants', { signal: AbortSignal.timeout(50) }), { name: 'PlantStoreError', kind: 'connection', reason: 'timeout' });
+  await t.rejects(waiting.GET('/plants', { signal: AbortSignal.timeout(50) }), {
+    name: 'PlantStoreError',
+    kind: 'connection',
+    reason: 'timeout',
+  });
 });

@@ -22,6 +22,8 @@ export interface PlantStoreApiErrorFields {
 /** No answer at all: no server, a CORS refusal (a browser does not tell the two apart), a timeout or an abort. */
 export interface PlantStoreConnectionErrorFields {
   readonly kind: 'connection';
+  /** No answer, so no status (kept on every kind so `error.status` reads without narrowing first). */
+  readonly status?: undefined;
   /** `abort` when the request's signal was aborted, `timeout` when it timed out (AbortSignal.timeout), else `network`. */
   readonly reason: 'network' | 'timeout' | 'abort';
   /** What fetch threw: a TypeError ("Failed to fetch", "fetch failed") or a DOMException. */
@@ -31,6 +33,7 @@ export interface PlantStoreConnectionErrorFields {
 /** Refused before anything was sent: an id given as a number past 2^53, which has already been rounded. */
 export interface PlantStoreInvalidRequestErrorFields {
   readonly kind: 'invalid-request';
+  readonly status?: undefined;
   /** The RangeError or TypeError that says what is wrong with the request. */
   readonly cause: unknown;
 }
@@ -45,10 +48,7 @@ export interface PlantStoreInvalidAnswerErrorFields {
 }
 
 type Fields =
-  | PlantStoreApiErrorFields
-  | PlantStoreConnectionErrorFields
-  | PlantStoreInvalidRequestErrorFields
-  | PlantStoreInvalidAnswerErrorFields;
+  PlantStoreApiErrorFields | PlantStoreConnectionErrorFields | PlantStoreInvalidRequestErrorFields | PlantStoreInvalidAnswerErrorFields;
 
 /** Every error of the client: switch on `kind` and TypeScript narrows to the fields that kind has. */
 export type PlantStoreError = Error & { readonly name: 'PlantStoreError' } & Fields;
@@ -74,16 +74,24 @@ export const PlantStoreError = PlantStoreErrorClass as unknown as PlantStoreErro
 /** The error for an Error answer. */
 export function apiError(body: ApiError, response: Response): PlantStoreApiError {
   const headers = Object.fromEntries(response.headers);
-  return new PlantStoreError(body.message, { kind: 'api', status: response.status, error: body.error, body, headers }) as PlantStoreApiError;
+  return new PlantStoreError(body.message, {
+    kind: 'api',
+    status: response.status,
+    error: body.error,
+    body,
+    headers,
+  }) as PlantStoreApiError;
 }
 
-const isNamed = (error: unknown, name: string) => typeof error === 'object' && error !== null && (error as { name?: unknown }).name === name;
+const isNamed = (error: unknown, name: string) =>
+  typeof error === 'object' && error !== null && (error as { name?: unknown }).name === name;
 
 /** A failure thrown while calling the service, as the PlantStoreError it is (an error that already is one is kept). */
 export function thrownError(error: unknown): PlantStoreError {
   if (error instanceof PlantStoreError) return error;
   // openapi-fetch reads a 2xx body with JSON.parse: an answer came, but not JSON.
-  if (error instanceof SyntaxError) return invalidAnswer(`The answer is not the JSON the contract says: ${error.message}`, undefined, error);
+  if (error instanceof SyntaxError)
+    return invalidAnswer(`The answer is not the JSON the contract says: ${error.message}`, undefined, error);
   const reason = isNamed(error, 'AbortError') ? 'abort' : isNamed(error, 'TimeoutError') ? 'timeout' : 'network';
   const said = error instanceof Error ? error.message : String(error);
   const message =

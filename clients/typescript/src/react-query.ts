@@ -7,6 +7,7 @@ import {
   type InfiniteData,
   type QueryClient,
   type UseInfiniteQueryResult,
+  type UseMutationResult,
   type UseQueryResult,
 } from '@tanstack/react-query';
 import type { Client } from 'openapi-fetch';
@@ -43,16 +44,27 @@ export interface PlantStoreHooks {
   /** GET /plants in the listing representation: one page of `{ id: bigint, name, tag }`, ids exact beyond 2^53. */
   usePlantListings(options?: AllPlantsOptions): UseQueryResult<readonly PlantListing[], PlantStoreError>;
   /** GET /plants page after page, following the Link header: `fetchNextPage()` until `hasNextPage` is false. */
-  useInfinitePlants(options?: AllPlantsOptions): UseInfiniteQueryResult<InfiniteData<PlantsPage<Plant>, string | undefined>, PlantStoreError>;
+  useInfinitePlants(
+    options?: AllPlantsOptions,
+  ): UseInfiniteQueryResult<InfiniteData<PlantsPage<Plant>, string | undefined>, PlantStoreError>;
   /** The same pages in the listing representation, with exact ids. */
   useInfinitePlantListings(
     options?: AllPlantsOptions,
   ): UseInfiniteQueryResult<InfiniteData<PlantsPage<PlantListing>, string | undefined>, PlantStoreError>;
   /** POST /plants (`mutate({ body: { id: 42n, name } })`); on success every GET /plants query is refreshed. */
-  useCreatePlant: () => ReturnType<typeof useCreate>;
+  useCreatePlant: () => Mutation<typeof useCreate>;
   /** DELETE /plants/{id} (`mutate({ params: { path: { id } } })`); on success every GET /plants query is refreshed. */
-  useDeletePlant: () => ReturnType<typeof useDelete>;
+  useDeletePlant: () => Mutation<typeof useDelete>;
 }
+
+/**
+ * A mutation hook's result with PlantStoreError as its error, exactly: openapi-fetch's types hand openapi-react-query
+ * the error through `Readable<>`, which drops `status?: undefined` from the kinds that have no status.
+ */
+type Mutation<Hook extends (...args: never[]) => unknown> =
+  ReturnType<Hook> extends UseMutationResult<infer Data, unknown, infer Variables, infer Context>
+    ? UseMutationResult<Data, PlantStoreError, Variables, Context>
+    : never;
 
 const refreshPlants = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: PLANTS_QUERY_KEY });
 
@@ -89,7 +101,13 @@ export function createPlantStoreHooks(client: PlantStoreClient): PlantStoreHooks
         queryFn: async ({ signal }) => (await page(plantListingPage(client, pageRequest(options, undefined), signal))).items,
       }),
     useInfinitePlants: (options = {}) =>
-      useInfiniteQuery<PlantsPage<Plant>, PlantStoreError, InfiniteData<PlantsPage<Plant>, string | undefined>, unknown[], string | undefined>({
+      useInfiniteQuery<
+        PlantsPage<Plant>,
+        PlantStoreError,
+        InfiniteData<PlantsPage<Plant>, string | undefined>,
+        unknown[],
+        string | undefined
+      >({
         queryKey: keyOf(options, 'pages'),
         initialPageParam: undefined as string | undefined,
         queryFn: ({ pageParam, signal }) => page(plantPage(client, pageRequest(options, pageParam), signal)),
@@ -108,7 +126,7 @@ export function createPlantStoreHooks(client: PlantStoreClient): PlantStoreHooks
         queryFn: ({ pageParam, signal }) => page(plantListingPage(client, pageRequest(options, pageParam), signal)),
         getNextPageParam: (last) => last.next,
       }),
-    useCreatePlant: () => useCreate($api),
-    useDeletePlant: () => useDelete($api),
+    useCreatePlant: () => useCreate($api) as Mutation<typeof useCreate>,
+    useDeletePlant: () => useDelete($api) as Mutation<typeof useDelete>,
   };
 }
