@@ -7,16 +7,34 @@ import { LISTING_MEDIA_TYPE } from '../plant-listings.js';
 import { clip, fill, MESSAGES, methodNotAllowed, nothingAt } from '../generated/error-messages.js';
 import { openApiDocument, openApiYaml } from '../generated/openapi.js';
 import { wantsListing } from './accept.js';
-import { decodeCursor, encodeCursor, MockPlants } from './mock-plants.js';
+import { decodeCursor, encodeCursor, MockPlants, type MockStorage } from './mock-plants.js';
 import { describe, requestValidators } from './request-validation.js';
 
 type Plant = components['schemas']['Plant'];
+
+export type { MockStorage } from './mock-plants.js';
 
 export interface PlantStoreHandlersOptions {
   /** Where the app calls the service: `http://localhost:3000`, or in a browser a path such as `/api`. */
   baseUrl: string;
   /** The tokens the mock accepts: a list (each token a user of its own) or `{ token: user }` (tokens of one user share its plants). */
   tokens: readonly string[] | Readonly<Record<string, string>>;
+  /**
+   * Keep the plants across page reloads. `true`: in the browser's localStorage, under
+   * `plant-store-mock:<baseUrl>`; or a storage (sessionStorage, your own) and a key. Only plants are kept:
+   * tokens come from `tokens` on every start, request ids are new per answer, and the mock has no rate limit.
+   */
+  persist?: boolean | { storage?: MockStorage; key?: string };
+}
+
+/** The storage and key `persist` asks for, or undefined for plants in memory only. */
+function storageOf(options: PlantStoreHandlersOptions): { storage: MockStorage; key: string } | undefined {
+  if (!options.persist) return undefined;
+  const chosen = options.persist === true ? {} : options.persist;
+  const storage = chosen.storage ?? (globalThis as { localStorage?: MockStorage }).localStorage;
+  if (storage === undefined)
+    throw new TypeError('persist: true keeps plants in localStorage, and there is none here (not a browser); pass persist: { storage }.');
+  return { storage, key: chosen.key ?? `plant-store-mock:${options.baseUrl}` };
 }
 
 /** The service's body limit: larger bodies answer 413. */
@@ -111,7 +129,8 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
       ? (options.tokens as readonly string[]).map((token, index) => [token, `user${index + 1}`])
       : Object.entries(options.tokens),
   );
-  const plants = new MockPlants();
+  const kept = storageOf(options);
+  const plants = new MockPlants(kept?.storage, kept?.key);
   // The path as the service sees it, without the base's own path (`/api` in a browser app): its messages name that path.
   const basePath = new URL(base, 'http://base.invalid').pathname.replace(/\/+$/, '');
   const servicePath = (request: Request) => new URL(request.url).pathname.slice(basePath.length) || '/';
