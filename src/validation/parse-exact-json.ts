@@ -59,7 +59,7 @@ export function parseExactJson(text: string, options: ExactJsonOptions = {}): un
     return parse(text, options);
   } catch (error) {
     // Deep nesting overflows the stack: bad input too, said as such rather than as the engine's words.
-    if (error instanceof RangeError) throw new SyntaxError('it is nested too deeply');
+    if (error instanceof RangeError) throw new SyntaxError('it is nested too deeply', { cause: error });
     throw error;
   }
 }

@@ -78,7 +78,8 @@ t.test('409: the same id with other content is a typed Error', async (t) => {
   t.equal(response.status, 409);
   const body: ApiError | undefined = error;
   t.equal(body?.error, 409);
-  t.ok(error instanceof PlantStoreError && error.kind === 'api' && error.status === 409, 'a PlantStoreError of kind api');
+  t.ok(error instanceof PlantStoreError, 'a PlantStoreError');
+  t.match(error, { kind: 'api', status: 409 });
   t.match(body?.message, /id 9223372036854775807 already exists/);
   const retried = await client.POST('/plants', { body: { id: MAX, name: 'Ivy' } });
   t.equal(retried.response.status, 200, 'the same content again is safe');

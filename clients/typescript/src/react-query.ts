@@ -10,7 +10,6 @@ import {
   type UseMutationResult,
   type UseQueryResult,
 } from '@tanstack/react-query';
-import type { Client } from 'openapi-fetch';
 import { nextPageQuery, pageRequest, plantListingPage, plantPage, type AllPlantsOptions, type PageAnswer } from './all-plants.js';
 import type { Plant, PlantStoreClient } from './index.js';
 import type { PathsWithError } from './paths-with-error.js';
@@ -89,7 +88,7 @@ function useDelete($api: OpenapiQueryClient<HookPaths, 'application/json'>) {
  * as text so its ids are never rounded.
  */
 export function createPlantStoreHooks(client: PlantStoreClient): PlantStoreHooks {
-  const $api = createQueryClient<HookPaths, 'application/json'>(client as unknown as Client<HookPaths, 'application/json'>);
+  const $api = createQueryClient<HookPaths, 'application/json'>(client);
   const keyOf = (options: AllPlantsOptions, kind: string) => [...PLANTS_QUERY_KEY, { params: { query: { limit: options.limit } } }, kind];
   return {
     $api,
@@ -126,7 +125,7 @@ export function createPlantStoreHooks(client: PlantStoreClient): PlantStoreHooks
         queryFn: ({ pageParam, signal }) => page(plantListingPage(client, pageRequest(options, pageParam), signal)),
         getNextPageParam: (last) => last.next,
       }),
-    useCreatePlant: () => useCreate($api) as Mutation<typeof useCreate>,
-    useDeletePlant: () => useDelete($api) as Mutation<typeof useDelete>,
+    useCreatePlant: () => useCreate($api),
+    useDeletePlant: () => useDelete($api),
   };
 }

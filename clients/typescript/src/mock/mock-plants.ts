@@ -46,10 +46,9 @@ export class MockPlants {
     this.#key = key;
     const text = storage?.getItem(key) ?? null;
     if (text === null) return;
-    let stored: Stored;
     try {
-      stored = JSON.parse(text) as Stored;
-      if (stored.version !== 1 || typeof stored.users !== 'object') throw new Error('not version 1');
+      const stored = JSON.parse(text) as Partial<Stored> | null;
+      if (stored?.version !== 1 || typeof stored.users !== 'object') throw new Error('not version 1');
       for (const [user, plants] of Object.entries(stored.users)) {
         this.#users.set(user, new Map(plants.map(([id, plant]) => [BigInt(id), plant])));
       }
@@ -57,6 +56,7 @@ export class MockPlants {
       // Not overwritten: the developer decides (removeItem) rather than the mock losing what it cannot read.
       throw new Error(
         `The mock's plants stored under "${key}" cannot be read (${(error as Error).message}); remove that item to start empty.`,
+        { cause: error },
       );
     }
   }
