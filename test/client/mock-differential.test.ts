@@ -1,4 +1,4 @@
-// The mock and the service, side by side: the same requests, for two users, get the same status, headers that matter and body.
+// The mock and the service, side by side: the same requests, for two users, get the same status, headers that matter and body, Error messages word for word (one catalogue, one parser).
 import { getResponse } from 'msw';
 import t from 'tap';
 import { plantStoreHandlers } from '@plant-store/client/mock';

@@ -109,7 +109,9 @@ async function main(): Promise<number> {
       });
       const response = await getResponse(handlers, request);
       if (response === undefined) {
-        outgoing.writeHead(500, { 'content-type': 'application/json' }).end('{"error":500,"message":"No handler answered."}');
+        outgoing
+          .writeHead(500, { ...cors.headers, 'content-type': 'application/json' })
+          .end('{"error":500,"message":"No handler answered."}');
         return;
       }
       const answered: Record<string, string> = { ...cors.headers };
