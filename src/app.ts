@@ -109,3 +109,4 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   return app;
 }
+// z

@@ -3,6 +3,7 @@ import { envSchema } from 'env-schema';
 import { Type as T, type Static } from '@sinclair/typebox';
 import { OIDC_DEFAULTS } from './auth/oidc/provider-settings.js';
 import { DATABASE_NUMBERS, DATABASE_URL_RULE, DEFAULT_DATABASE_PATH, isDatabaseUrl } from './database-settings.js';
+import { isOrigin } from './cors-policy.js';
 
 /** A setting that stops start-up: the process prints the message, which names the variable, and exits 1. */
 export class ConfigError extends Error {}
@@ -106,8 +107,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`OIDC_ISSUER and OIDC_AUDIENCE (this API's \`aud\`) must be set together, not only ${oidcSet.join(', ')}`);
   // Exact origins: comparing with URL's own serialization refuses what a browser never sends as Origin.
   const corsOrigins = [...new Set(env.CORS_ORIGINS.map((entry) => entry.trim()))].filter(Boolean);
-  if (corsOrigins.some((entry) => !/^https?:/.test(entry) || !URL.canParse(entry) || new URL(entry).origin !== entry))
-    throw refusal(['CORS_ORIGINS']);
+  if (corsOrigins.some((entry) => !isOrigin(entry))) throw refusal(['CORS_ORIGINS']);
   // Tracing is on when an OTLP endpoint is set (the traces one as is, or the general one + /v1/traces), unless OTEL_SDK_DISABLED=true.
   const endpoint = (['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'] as const).find((name) => env[name]);
   const protocol = (['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL'] as const).find((name) => env[name]);

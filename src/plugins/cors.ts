@@ -3,25 +3,13 @@
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { CORS_POLICY, isCorsRequest } from '../cors-policy.js';
 
 const POLICY: FastifyCorsOptions = {
-  methods: ['GET', 'POST', 'DELETE'],
-  // Bearer tokens travel in Authorization, never in cookies: no credentials mode needed.
-  allowedHeaders: ['Authorization', 'Content-Type'],
-  // The next page, a created plant's id, when to retry, how much of the rate limit is left, why a token
-  // failed, and what is deprecated (docs/api.md): a browser shows none of them to scripts unless exposed.
-  exposedHeaders: [
-    'Deprecation',
-    'Link',
-    'Location',
-    'RateLimit',
-    'RateLimit-Policy',
-    'Retry-After',
-    'Sunset',
-    'WWW-Authenticate',
-    'X-Request-Id',
-  ],
-  maxAge: 600,
+  methods: [...CORS_POLICY.methods],
+  allowedHeaders: [...CORS_POLICY.allowedHeaders],
+  exposedHeaders: [...CORS_POLICY.exposedHeaders],
+  maxAge: CORS_POLICY.maxAge,
 };
 
 export default fp(
@@ -34,8 +22,8 @@ export default fp(
       // of @fastify/cors's text/plain 400 for an OPTIONS that is not a preflight.
       delegator: (request: FastifyRequest, callback: (error: Error | null, options?: FastifyCorsOptions) => void) => {
         const origin = request.headers.origin;
-        const notPreflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] === undefined;
-        callback(null, origin !== undefined && allowed.has(origin) && !notPreflight ? { ...POLICY, origin } : { origin: false });
+        const preflight = request.headers['access-control-request-method'];
+        callback(null, isCorsRequest(allowed, origin, request.method, preflight) ? { ...POLICY, origin } : { origin: false });
       },
     });
   },

@@ -2,30 +2,10 @@
 // is the Error shape {error, message} with error equal to the HTTP status.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { clip, describeValidation, fill, MESSAGES, methodNotAllowed, nothingAt, type ValidationIssue } from '../error-messages.js';
 import { isPublicError } from '../errors.js';
 import { BODY_LIMIT } from './json-body.js';
 import { methodsAt, type RouteEntry } from './route-table.js';
-
-interface ValidationIssue {
-  keyword: string;
-  instancePath: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
-
-function describeValidation(context: string | undefined, issue: ValidationIssue): string {
-  const where = (context ?? 'request') + issue.instancePath.replace(/\//g, '.');
-  if (issue.keyword === 'additionalProperties')
-    return `${where} has an unknown property "${String(issue.params.additionalProperty)}"; remove it.`;
-  if (issue.keyword === 'required') return `${where} is missing the required property "${String(issue.params.missingProperty)}".`;
-  if (issue.keyword === 'pattern' && context === 'body') return `${where} must not contain control characters or unpaired surrogates.`;
-  // A query value is a string unless the parameter is repeated: then the parser makes it an array.
-  if (issue.keyword === 'type' && context === 'querystring' && issue.params.type === 'string')
-    return `${where} is given more than once; give it once.`;
-  return `${where} ${issue.message ?? 'is not valid'}.`;
-}
-
-const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}...` : text);
 
 /** The docs' file server (@fastify/send) refuses with http-errors' bare names ("Range Not Satisfiable"), and no code. */
 const FILE_MESSAGES: Record<number, string> = {
@@ -40,14 +20,14 @@ function frameworkMessage(error: FastifyError, request: FastifyRequest): string 
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return request.headers['content-type'] === undefined
-        ? 'Send the body as application/json, and say so in Content-Type.'
-        : `Send the body as application/json, not ${clip(request.headers['content-type'])}.`;
+        ? MESSAGES.noContentType
+        : fill(MESSAGES.notJsonContentType, clip(request.headers['content-type']));
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return `The request body is larger than ${BODY_LIMIT} bytes.`;
+      return fill(MESSAGES.bodyTooLarge, BODY_LIMIT);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return 'The body is empty; send a JSON object.';
+      return MESSAGES.emptyBody;
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return 'The Content-Length header does not match the body.';
+      return MESSAGES.contentLengthMismatch;
     default:
       return error.message;
   }
@@ -57,15 +37,13 @@ export function sendError(reply: FastifyReply, status: number, message: string):
   return reply.code(status).type('application/json; charset=utf-8').send({ error: status, message });
 }
 
-const nothingAt = (method: string, path: string) => `There is nothing at ${method} ${clip(path)}; see /docs for the API.`;
-
 /** The answer to a method no route of the path serves: 405 with Allow when the path has routes, else 404. */
 export function noRoute(table: RouteEntry[], method: string, url: string): { status: 404 | 405; message: string; allow?: string } {
   const path = url.split('?')[0]!;
   const allowed = methodsAt(table, path);
   // A route of this method that found nothing (a file under /docs/static that is not there) is 404.
   if (allowed.length > 0 && !allowed.includes(method))
-    return { status: 405, message: `${method} is not allowed on ${clip(path)}; use ${allowed.join(' or ')}.`, allow: allowed.join(', ') };
+    return { status: 405, message: methodNotAllowed(method, path, allowed), allow: allowed.join(', ') };
   return { status: 404, message: nothingAt(method, path) };
 }
 

@@ -21,3 +21,8 @@ export const healthHandlers: Handlers = {
 // 1
 // 2
 // 3
+// x
+// y
+// 1
+// 2
+// 3

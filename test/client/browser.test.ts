@@ -38,10 +38,32 @@ const PAGE = `<!doctype html>
     const missing = await client.DELETE('/plants/{id}', { params: { path: { id: 9223372036854775807n } } });
     return {
       created, locations, names, listings, thrown,
-      conflict: conflict.error,
-      denied: { error: denied.error, challenge: denied.response.headers.get('www-authenticate') },
+      conflict: conflict.error.body,
+      denied: { error: denied.error.body, challenge: denied.response.headers.get('www-authenticate') },
       deleted: deleted.response.status,
-      missing: missing.error,
+      missing: missing.error.body,
+    };
+  };
+  // Each failure a page can meet, as the fields its kind narrows to.
+  const fields = (error) => {
+    if (!(error instanceof PlantStoreError)) return { notAPlantStoreError: String(error) };
+    switch (error.kind) {
+      case 'api': return { kind: error.kind, status: error.status, error: error.error, message: error.message, body: error.body, requestId: typeof error.headers['x-request-id'] };
+      case 'connection': return { kind: error.kind, reason: error.reason, status: error.status, cause: error.cause.name + ': ' + error.cause.message };
+      default: return { kind: error.kind, status: error.status, message: error.message, cause: error.cause?.name };
+    }
+  };
+  window.failures = async (allowing, refusing, closed, token) => {
+    const client = createPlantStoreClient({ baseUrl: allowing, token });
+    await client.POST('/plants', { body: { id: 7n, name: 'Ivy' } });
+    const conflict = await client.POST('/plants', { body: { id: 7n, name: 'Fern' } });
+    const attempt = (call) => call.then(() => 'no error', fields);
+    return {
+      conflict: fields(conflict.error),
+      cors: await attempt(createPlantStoreClient({ baseUrl: refusing, token }).GET('/plants')),
+      noServer: await attempt(createPlantStoreClient({ baseUrl: closed, token }).GET('/plants')),
+      unsafeId: await attempt(client.DELETE('/plants/{id}', { params: { path: { id: 2 ** 53 + 2 } } })),
+      pages: await attempt(createPlantStoreClient({ baseUrl: closed, token }).allPlants().next()),
     };
   };
 </script>`;
@@ -50,7 +72,7 @@ const PAGE = `<!doctype html>
 async function consumerOrigin(t: Test): Promise<string> {
   const server = createServer((request, response) => {
     const url = request.url ?? '/';
-    const client = /^\/client\/([a-z-]+)\.js$/.exec(url);
+    const client = /^\/client\/((?:generated\/)?[a-z-]+)\.js$/.exec(url);
     const send = (type: string, body: string) => response.writeHead(200, { 'content-type': type }).end(body);
     if (url === '/') return send('text/html', PAGE);
     if (url === '/favicon.ico') return response.writeHead(204).end();
@@ -128,6 +150,46 @@ if (skip !== undefined) {
       failed('409 (Conflict)'),
     ]);
     t.same(seen.contract, [], 'every API answer the page got follows openapi.yaml');
+  });
+
+  t.test('every failure a page meets is a PlantStoreError whose kind says which: a 409, CORS, no server, an unsafe id', async (t) => {
+    const origin = await consumerOrigin(t);
+    const allowing = await buildTestApp(t, { corsOrigins: [origin] });
+    const refusing = await buildTestApp(t, { corsOrigins: [] });
+    const token = await tokenFor(allowing, 'alice');
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const nothing = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const page = await openPage(t);
+    const api = await listen(allowing);
+    const seen = await watch(page, api);
+    await page.goto(`${origin}/`, WAIT);
+
+    type Fields = Record<string, unknown>;
+    const result = await page.evaluate(
+      (bases) => (globalThis as unknown as { failures(...bases: string[]): Promise<Record<string, Fields>> }).failures(...bases),
+      [api, await listen(refusing), nothing, token],
+    );
+    const conflictMessage = 'A plant with id 7 already exists with a different name or tag; delete it first or use another id.';
+    const noAnswer = { kind: 'connection', reason: 'network', cause: 'TypeError: Failed to fetch' };
+    t.match(result, {
+      conflict: {
+        kind: 'api',
+        status: 409,
+        error: 409,
+        message: conflictMessage,
+        body: { error: 409, message: conflictMessage },
+        requestId: 'string',
+      },
+      cors: noAnswer,
+      noServer: noAnswer,
+      unsafeId: { kind: 'invalid-request', message: /^9007199254740994 is beyond 2\^53/, cause: 'RangeError' },
+      pages: noAnswer,
+    });
+    for (const name of ['cors', 'noServer', 'unsafeId', 'pages']) t.equal(result[name]?.status, undefined, `${name}: no status`);
+    t.match(seen.problems.join('\n'), /blocked by CORS policy/, 'the page met a CORS refusal');
+    t.match(seen.problems.join('\n'), /ERR_CONNECTION_REFUSED/, 'and a closed port');
   });
 
   t.test('a page on an origin that is not allowed cannot call the API', async (t) => {

@@ -8,6 +8,7 @@ import {
   LISTING_MEDIA_TYPE,
   PlantStoreError,
   type ApiError,
+  type PlantStoreApiError,
   type PlantListing,
 } from '../../clients/typescript/src/index.js';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
@@ -61,8 +62,11 @@ t.test('bigint ids beyond 2^53 go on the wire as plain JSON integers and stay di
 
 t.test('a number already rounded past 2^53 is refused before anything is sent', async (t) => {
   const { client, wire } = await setup(t);
-  await t.rejects(client.POST('/plants', { body: { id: 2 ** 53 + 2, name: 'Rounded' } }), RangeError);
-  await t.rejects(client.DELETE('/plants/{id}', { params: { path: { id: 2 ** 60 } } }), RangeError);
+  const refused = { name: 'PlantStoreError', kind: 'invalid-request', message: /beyond 2\^53 and has already been rounded/ };
+  const body = await client.POST('/plants', { body: { id: 2 ** 53 + 2, name: 'Rounded' } }).catch((error: unknown) => error);
+  t.match(body, refused, 'a rounded id in the body');
+  t.ok((body as PlantStoreError).cause instanceof RangeError, 'with the RangeError as its cause');
+  await t.rejects(client.DELETE('/plants/{id}', { params: { path: { id: 2 ** 60 } } }), refused, 'a rounded id in the path');
   t.equal(wire.sent.length, 0);
 });
 
@@ -74,6 +78,8 @@ t.test('409: the same id with other content is a typed Error', async (t) => {
   t.equal(response.status, 409);
   const body: ApiError | undefined = error;
   t.equal(body?.error, 409);
+  t.ok(error instanceof PlantStoreError, 'a PlantStoreError');
+  t.match(error, { kind: 'api', status: 409 });
   t.match(body?.message, /id 9223372036854775807 already exists/);
   const retried = await client.POST('/plants', { body: { id: MAX, name: 'Ivy' } });
   t.equal(retried.response.status, 200, 'the same content again is safe');
@@ -85,17 +91,24 @@ t.test('401: a revoked or unknown token is a typed Error with a Bearer challenge
   const { data, error, response } = await stranger.GET('/plants');
   t.equal(data, undefined);
   t.equal(response.status, 401);
-  t.same(error, { error: 401, message: 'The bearer token is not valid; it may have expired or been revoked. Ask for a new one.' });
+  t.match(error, {
+    kind: 'api',
+    status: 401,
+    error: 401,
+    message: 'The bearer token is not valid; it may have expired or been revoked. Ask for a new one.',
+    headers: { 'www-authenticate': 'Bearer realm="plant-store", error="invalid_token"' },
+  });
   t.equal(response.headers.get('www-authenticate'), 'Bearer realm="plant-store", error="invalid_token"');
   const iterating = stranger.allPlants().next();
-  await t.rejects(iterating, { name: 'PlantStoreError', status: 401, body: { error: 401 } });
+  await t.rejects(iterating, { name: 'PlantStoreError', kind: 'api', status: 401, body: { error: 401 } });
 });
 
 t.test('404: deleting a plant the caller does not have is a typed Error', async (t) => {
   const { client } = await setup(t);
   const { error, response } = await client.DELETE('/plants/{id}', { params: { path: { id: -5n } } });
   t.equal(response.status, 404);
-  t.same(error, { error: 404, message: 'You have no plant with id -5.' });
+  t.match(error, { kind: 'api', status: 404, error: 404, message: 'You have no plant with id -5.' });
+  t.same(error?.body, { error: 404, message: 'You have no plant with id -5.' }, 'the Error body as the service sent it');
 });
 
 t.test('allPlants follows rel="next" page by page until the last page', async (t) => {
@@ -142,8 +155,8 @@ t.test('allPlants throws a PlantStoreError carrying the 400 Error body', async (
     .next()
     .catch((error: unknown) => error);
   t.ok(failure instanceof PlantStoreError);
-  t.equal((failure as PlantStoreError).status, 400);
-  t.match((failure as PlantStoreError).body?.message, /limit/);
+  t.equal((failure as PlantStoreApiError).status, 400);
+  t.match(failure, { kind: 'api', body: { message: /limit/ } });
 });
 
 t.test('allPlantListings yields every plant with its id exact, beyond 2^53, page by page like allPlants', async (t) => {
@@ -193,7 +206,9 @@ t.test('allPlantListings throws a PlantStoreError on a failed page, and says so 
   });
   await client.POST('/plants', { body: { id: 1n, name: 'One' } });
   await t.rejects(ignoringAccept.allPlantListings().next(), {
-    name: 'TypeError',
+    name: 'PlantStoreError',
+    kind: 'invalid-answer',
+    status: 200,
     message: /answered application\/json; charset=utf-8 instead of application\/vnd\.plant-store\.listing\+json/,
   });
 });
@@ -210,9 +225,11 @@ t.test('an answer that did not come from the service is an Error too, made from 
   const client = createPlantStoreClient({ baseUrl: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`, token: 'pst_x' });
   const { error, response } = await client.GET('/plants');
   t.equal(response.status, 502);
-  t.same(error, { error: 502, message: 'The answer did not come from the service: 502 Bad Gateway (text/html).' });
+  const proxied = { error: 502, message: 'The answer did not come from the service: 502 Bad Gateway (text/html).' };
+  t.match(error, { kind: 'api', status: 502, ...proxied });
+  t.same(error?.body, proxied);
   const deleted = await client.DELETE('/plants/{id}', { params: { path: { id: 1n } } });
-  t.same(deleted.error, { error: 502, message: 'The answer did not come from the service: 502 Bad Gateway (text/html).' });
+  t.same(deleted.error?.body, proxied);
   let thrown: unknown;
   try {
     for await (const plant of client.allPlants({ limit: 10 })) t.fail(`no plant: ${plant.name}`);
@@ -220,9 +237,41 @@ t.test('an answer that did not come from the service is an Error too, made from 
     thrown = caught;
   }
   t.ok(thrown instanceof PlantStoreError);
-  t.equal((thrown as PlantStoreError).status, 504);
-  t.same((thrown as PlantStoreError).body, {
+  t.equal((thrown as PlantStoreApiError).status, 504);
+  t.match(thrown, { kind: 'api', headers: { 'retry-after': '3' } });
+  t.same((thrown as PlantStoreApiError).body, {
     error: 504,
     message: 'The answer did not come from the service: 504 Gateway Timeout (no content type).',
+  });
+});
+
+t.test('no answer at all is a PlantStoreError of kind connection, with what fetch threw as its cause', async (t) => {
+  // A port that was just listened on and closed: nothing answers there.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const nobody = createPlantStoreClient({ baseUrl: `http://127.0.0.1:${port}`, token: 'pst_x' });
+  const failure = await nobody.GET('/plants').catch((error: unknown) => error);
+  t.match(failure, { name: 'PlantStoreError', kind: 'connection', reason: 'network', message: /No answer from the service/ });
+  t.ok((failure as PlantStoreError).cause instanceof TypeError, "fetch's TypeError is the cause");
+  await t.rejects(nobody.allPlants().next(), { name: 'PlantStoreError', kind: 'connection', reason: 'network' }, 'allPlants too');
+
+  // A server that takes the request and never answers: aborted by the caller, or timed out.
+  const silent = createServer(() => undefined);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    silent.closeAllConnections();
+    return new Promise((resolve) => silent.close(resolve));
+  });
+  const waiting = createPlantStoreClient({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, token: 'pst_x' });
+  const controller = new AbortController();
+  const aborted = waiting.GET('/plants', { signal: controller.signal });
+  controller.abort();
+  await t.rejects(aborted, { name: 'PlantStoreError', kind: 'connection', reason: 'abort' });
+  await t.rejects(waiting.GET('/plants', { signal: AbortSignal.timeout(50) }), {
+    name: 'PlantStoreError',
+    kind: 'connection',
+    reason: 'timeout',
   });
 });

@@ -1,4 +1,4 @@
-// The mock and the service, side by side: the same requests, for two users, get the same status, headers that matter and body.
+// The mock and the service, side by side: the same requests, for two users, get the same status, headers that matter and body, Error messages word for word (one catalogue, one parser).
 import { getResponse } from 'msw';
 import t from 'tap';
 import { plantStoreHandlers } from '@plant-store/client/mock';
@@ -106,6 +106,22 @@ const REQUESTS: Sent[] = [
   { method: 'DELETE', path: '/plants/9007199254740993' },
   { method: 'GET', path: '/plants', accept: 'application/vnd.plant-store.listing+json' },
   { method: 'GET', path: '/healthz', token: 'none' },
+  // No route: a method the path does not have (405), a path nothing serves (404).
+  { method: 'PUT', path: '/plants', body: '{}' },
+  { method: 'PATCH', path: '/plants/1', body: '{}' },
+  { method: 'GET', path: '/plants/1' },
+  { method: 'DELETE', path: '/plants' },
+  { method: 'GET', path: '/nothing/here' },
+  { method: 'GET', path: '/plants/1/leaves' },
+  { method: 'DELETE', path: `/plants/${'9'.repeat(80)}/x` },
+  // A conflict, then the identical retry, then a delete of what is not there: the texts name the id.
+  { method: 'POST', path: '/plants', body: '{"id":42,"name":"Ivy"}' },
+  { method: 'POST', path: '/plants', body: '{"id":42,"name":"Ivy","tag":"climber"}' },
+  { method: 'POST', path: '/plants', body: '{"id":42,"name":"Ivy"}' },
+  { method: 'DELETE', path: '/plants/43' },
+  { method: 'POST', path: '/plants', body: '{"id":2,"name":"x"}', type: 'application/json; charset="utf-16"' },
+  { method: 'POST', path: '/plants', body: '{"id":2,"name":"x"}', type: `text/${'x'.repeat(80)}` },
+  { method: 'POST', path: '/plants', body: '{"id":2,"name":"x"}', encoding: 'br' },
 ];
 
 /** Ids that differ per deployment: request ids and the cursor's opaque text are left out of the comparison. */
@@ -139,7 +155,7 @@ t.test('the mock answers as the service does', async (t) => {
       const headers = Object.fromEntries(HEADERS.map((name) => [name, response.headers.get(name)]));
       const link = response.headers.get('link') === null ? null : 'rel="next"';
       const text = await response.text();
-      const body = response.status >= 400 ? { error: (JSON.parse(text) as { error: number }).error } : text;
+      const body = response.status >= 400 ? (JSON.parse(text) as { error: number; message: string }) : text;
       return { status: response.status, headers, link, body };
     };
     const fromService = await seen(await fetch(live + sent.path, init()));

@@ -1,6 +1,6 @@
 // The client's exact JSON parser: JSON.parse's answers, except that integers are bigints, digit for digit.
 import t from 'tap';
-import { parseExactJson } from '../../clients/typescript/src/parse-exact-json.js';
+import { parseExactJson } from '../../src/validation/parse-exact-json.js';
 import { parsePlantListings } from '../../clients/typescript/src/plant-listings.js';
 
 t.test('integers are bigints, digit for digit; everything else is what JSON.parse says', async (t) => {
@@ -30,8 +30,9 @@ t.test('integers are bigints, digit for digit; everything else is what JSON.pars
 
 t.test('__proto__ is a member like any other, not a way to set a prototype', async (t) => {
   const parsed = parseExactJson('{"__proto__":{"polluted":1}}') as Record<string, unknown>;
-  t.equal(Object.getPrototypeOf(parsed), null);
+  t.equal(Object.getPrototypeOf(parsed), Object.prototype, 'the prototype is the usual one, unchanged');
   t.same(Object.keys(parsed), ['__proto__']);
+  t.same(parsed.__proto__, { polluted: 1n }, 'the member is data');
   t.equal(({} as Record<string, unknown>).polluted, undefined);
 });
 
@@ -76,6 +77,25 @@ t.test('a listing body becomes PlantListings; anything else is refused naming th
   ]) {
     t.throws(() => parsePlantListings(`[{"id":0,"name":"ok"},${item}]`), { name: 'TypeError', message: /^Item 1 of the listing/ }, item);
   }
+});
+
+t.test('a refusal says where the text stops being JSON, in the words the service and the mock both answer with', async (t) => {
+  t.throws(() => parseExactJson('{"id":2,'), { name: 'SyntaxError', message: 'the text ends early, at position 8' });
+  t.throws(() => parseExactJson('{"id":2,  x'), { message: 'unexpected character "x" at position 10' });
+  t.throws(() => parseExactJson('\uFEFF{}'), { message: 'unexpected character U+FEFF at position 0' });
+  t.throws(() => parseExactJson('{"a":1,"a":2}', { refuseDifferentDuplicateKeys: true }), {
+    message: 'the key "a" appears twice with different values',
+  });
+  t.throws(() => parseExactJson('['.repeat(200_000)), { name: 'SyntaxError', message: 'it is nested too deeply' });
+});
+
+t.test('parseNumber reads each number from its text, as the service does (safe integers as numbers, decimals apart)', async (t) => {
+  const seen: string[] = [];
+  const parsed = parseExactJson('{"a":1,"b":[-0,1.50,2e3,9223372036854775807]}', {
+    parseNumber: (text) => (seen.push(text), `#${text}`),
+  });
+  t.same(parsed, { a: '#1', b: ['#-0', '#1.50', '#2e3', '#9223372036854775807'] });
+  t.same(seen, ['1', '-0', '1.50', '2e3', '9223372036854775807'], 'the text as written, digit for digit');
 });
 
 t.test('read as the service reads request bodies: different duplicate keys refused, -0 a number', async (t) => {

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import type { Test } from 'tap';
-import { createPlantStoreClient, type ApiError } from '@plant-store/client';
+import { createPlantStoreClient, type ApiError, type PlantStoreError } from '@plant-store/client';
 import { createPlantStoreHooks } from '@plant-store/client/react-query';
 
 const WAIT = { timeout: 15_000, interval: 20 };
@@ -92,19 +92,27 @@ export async function hooksScenario(t: Test, baseUrl: string, token: string): Pr
 
   // Failures surface as the contract's Error, typed.
   const badQuery = renderHook(() => hooks.usePlants({ limit: 0 }), { wrapper });
-  const refused: ApiError = (await until(badQuery, (query) => query.isError)).error!;
+  const refusal: PlantStoreError = (await until(badQuery, (query) => query.isError)).error!;
+  if (refusal.kind !== 'api') throw refusal;
+  const refused: ApiError = refusal; // narrowed to kind 'api', it is the contract's Error
   t.equal(refused.error, 400, 'usePlants({ limit: 0 }): a 400 Error');
   t.match(refused.message, /limit/, 'whose message names the limit');
   await act(() => create.result.current.mutateAsync({ body: { id: 3n, name: '' } }).catch(() => undefined));
   const badCreate = await until(create, (mutation) => mutation.isError);
-  t.equal(badCreate.error?.error, 400, 'useCreatePlant with an empty name: a 400 Error');
+  t.equal(badCreate.error?.kind === 'api' && badCreate.error.status, 400, 'useCreatePlant with an empty name: a 400 Error');
   await act(() => create.result.current.mutateAsync({ body: { id: 1n, name: 'another' } }).catch(() => undefined));
-  t.equal((await until(create, (mutation) => mutation.error?.error === 409)).error?.error, 409, 'the same id with another name: 409');
+  const conflict = (await until(create, (mutation) => mutation.error?.kind === 'api' && mutation.error.status === 409)).error;
+  t.equal(conflict?.kind === 'api' && conflict.body.error, 409, 'the same id with another name: 409');
 
   const stranger = createPlantStoreHooks(createPlantStoreClient({ baseUrl, token: `pst_${'x'.repeat(43)}` }));
   const denied = renderHook(() => stranger.usePlants(), { wrapper });
-  const unauthorized: ApiError = (await until(denied, (query) => query.isError)).error!;
-  t.equal(unauthorized.error, 401, 'an unknown token: usePlants gives a 401 Error');
+  const unauthorized = (await until(denied, (query) => query.isError)).error!;
+  t.equal(unauthorized.kind === 'api' && unauthorized.status, 401, 'an unknown token: usePlants gives a 401 Error');
+  t.equal(unauthorized.kind === 'api' && unauthorized.headers['www-authenticate']?.startsWith('Bearer'), true, 'with its challenge');
+  const viaApi = renderHook(() => stranger.$api.useQuery('get', '/plants'), { wrapper });
+  const apiFailure = (await until(viaApi, (query) => query.isError)).error!;
+  t.same(apiFailure.kind === 'api' && [apiFailure.status, apiFailure.body.error], [401, 401], "$api's own hooks: the same PlantStoreError");
   const deniedPages = renderHook(() => stranger.useInfinitePlantListings(), { wrapper });
-  t.equal((await until(deniedPages, (query) => query.isError)).error?.error, 401, 'and so do the pages');
+  const deniedPage = (await until(deniedPages, (query) => query.isError)).error;
+  t.equal(deniedPage?.kind === 'api' && deniedPage.status, 401, 'and so do the pages');
 }

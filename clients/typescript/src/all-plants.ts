@@ -1,12 +1,14 @@
 // GET /plants page by page, following rel="next": one page at a time (for the query hooks), or async iterators over all of a user's plants.
 import type { Client } from 'openapi-fetch';
-import type { components, paths } from '@plant-store/client/types';
+import type { components } from '@plant-store/client/types';
 import { nextLink } from './link-header.js';
 import { LISTING_MEDIA_TYPE, parsePlantListings, type PlantListing } from './plant-listings.js';
-import { PlantStoreError } from './plant-store-error.js';
+import type { PathsWithError } from './paths-with-error.js';
+import { invalidAnswer, type PlantStoreApiError } from './plant-store-error.js';
 
 type Plant = components['schemas']['Plant'];
-type ApiError = components['schemas']['Error'];
+/** The client as createPlantStoreClient makes it: an Error answer comes back as a PlantStoreError of kind 'api'. */
+type PagingClient = Client<PathsWithError<PlantStoreApiError>>;
 
 export interface AllPlantsOptions {
   /** Plants per page, 1 to 1000 (the service's default is 100). */
@@ -18,7 +20,7 @@ export type PageRequest = { params: { query: { limit?: number } } } | { querySer
 
 export interface PageAnswer<Item> {
   items: readonly Item[] | undefined;
-  error: ApiError | undefined;
+  error: PlantStoreApiError | undefined;
   response: Response;
 }
 
@@ -39,7 +41,7 @@ export function pageRequest(options: AllPlantsOptions, query: string | undefined
 }
 
 /** One page of Plants. */
-export async function plantPage(client: Client<paths>, request: PageRequest, signal?: AbortSignal): Promise<PageAnswer<Plant>> {
+export async function plantPage(client: PagingClient, request: PageRequest, signal?: AbortSignal): Promise<PageAnswer<Plant>> {
   const { data, error, response } = await client.GET('/plants', { ...request, ...(signal && { signal }) });
   return { items: data, error, response };
 }
@@ -49,7 +51,7 @@ export async function plantPage(client: Client<paths>, request: PageRequest, sig
  * digit (the body is not given to JSON.parse, which would round ids past 2^53).
  */
 export async function plantListingPage(
-  client: Client<paths>,
+  client: PagingClient,
   request: PageRequest,
   signal?: AbortSignal,
 ): Promise<PageAnswer<PlantListing>> {
@@ -63,11 +65,16 @@ export async function plantListingPage(
   const type = response.headers.get('content-type') ?? '';
   // A service older than the listing answers the Plant array, which has no ids: say so rather than fail on item 0.
   if (type.split(';', 1)[0]!.trim().toLowerCase() !== LISTING_MEDIA_TYPE) {
-    throw new TypeError(
+    throw invalidAnswer(
       `GET /plants answered ${type || 'no Content-Type'} instead of ${LISTING_MEDIA_TYPE}: the service (or a proxy before it) does not offer the listing.`,
+      response,
     );
   }
-  return { items: parsePlantListings(data), error, response };
+  try {
+    return { items: parsePlantListings(data), error, response };
+  } catch (cause) {
+    throw invalidAnswer((cause as Error).message, response, cause);
+  }
 }
 
 /** GET /plants page after page, through `get`, until a page has no rel="next". */
@@ -78,17 +85,18 @@ async function* follow<Item>(
   let query: string | undefined;
   do {
     const { items, error, response } = await get(pageRequest(options, query));
-    if (items === undefined) throw new PlantStoreError(response.status, error);
+    // The client gives `error` for every answer that is not ok (it makes one when the body was not an Error).
+    if (items === undefined) throw error ?? invalidAnswer(`GET /plants answered ${response.status} without a body.`, response);
     yield* items;
     query = nextPageQuery(response);
   } while (query !== undefined);
 }
 
-export function allPlants(client: Client<paths>, options: AllPlantsOptions = {}): AsyncGenerator<Plant, void, undefined> {
+export function allPlants(client: PagingClient, options: AllPlantsOptions = {}): AsyncGenerator<Plant, void, undefined> {
   return follow(options, (request) => plantPage(client, request));
 }
 
 /** The same pages in the listing representation: each plant with its exact id. */
-export function allPlantListings(client: Client<paths>, options: AllPlantsOptions = {}): AsyncGenerator<PlantListing, void, undefined> {
+export function allPlantListings(client: PagingClient, options: AllPlantsOptions = {}): AsyncGenerator<PlantListing, void, undefined> {
   return follow(options, (request) => plantListingPage(client, request));
 }

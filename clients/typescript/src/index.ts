@@ -5,8 +5,19 @@ import { allPlantListings, allPlants, type AllPlantsOptions } from './all-plants
 import { deprecationNotices, warnOncePerOperation, type OnDeprecated } from './deprecation-notice.js';
 import { assertExactNumber, stringifyExact } from './exact-json.js';
 import type { PlantListing } from './plant-listings.js';
+import { apiError, invalidRequest, thrownError, type PlantStoreApiError } from './plant-store-error.js';
+import type { PathsWithError } from './paths-with-error.js';
 
-export { PlantStoreError } from './plant-store-error.js';
+export {
+  PlantStoreError,
+  type PlantStoreApiError,
+  type PlantStoreApiErrorFields,
+  type PlantStoreConnectionErrorFields,
+  type PlantStoreErrorConstructor,
+  type PlantStoreInvalidAnswerErrorFields,
+  type PlantStoreInvalidRequestErrorFields,
+} from './plant-store-error.js';
+export type { PathsWithError } from './paths-with-error.js';
 export type { AllPlantsOptions } from './all-plants.js';
 export type { DeprecationNotice, OnDeprecated } from './deprecation-notice.js';
 export { LISTING_MEDIA_TYPE, parsePlantListings, type PlantListing } from './plant-listings.js';
@@ -31,19 +42,25 @@ export interface PlantStoreClientOptions {
   onDeprecated?: OnDeprecated;
 }
 
-/** openapi-fetch's client for `paths` (GET, POST, DELETE, ... with typed `data` and `error`), plus the page iterators. */
-export type PlantStoreClient = Client<paths, 'application/json'> & {
+/**
+ * openapi-fetch's client for `paths` (GET, POST, DELETE, ... with typed `data` and `error`), plus the page iterators.
+ * A failed answer resolves with `error`, a PlantStoreError of kind 'api' (also the contract's `{ error, message }`);
+ * no answer (kind 'connection') and a request refused before sending (kind 'invalid-request') reject with a PlantStoreError.
+ */
+export type PlantStoreClient = Client<PathsWithError<PlantStoreApiError>, 'application/json'> & {
   /** Every plant of the token's user, in ascending id order, fetching page after page as it goes. */
   allPlants(options?: AllPlantsOptions): AsyncGenerator<Plant, void, undefined>;
   /** The same plants with their ids (`{ id: bigint, name, tag? }`), exact also beyond 2^53: GET /plants's listing representation. */
   allPlantListings(options?: AllPlantsOptions): AsyncGenerator<PlantListing, void, undefined>;
 };
 
-/** Whether `text` is the contract's Error body for `status`. */
-function isErrorBody(text: string, status: number): boolean {
+/** Whether `body` is the contract's Error body for `status`. */
+const isErrorBody = (body: unknown, status: number): body is ApiError =>
+  (body as Partial<ApiError> | null)?.error === status && typeof (body as Partial<ApiError>).message === 'string';
+
+function parsesAsErrorBody(text: string, status: number): boolean {
   try {
-    const body = JSON.parse(text) as Partial<ApiError> | null;
-    return body?.error === status && typeof body.message === 'string';
+    return isErrorBody(JSON.parse(text), status);
   } catch {
     return false;
   }
@@ -55,7 +72,7 @@ function isErrorBody(text: string, status: number): boolean {
  */
 const errorShape: Middleware = {
   async onResponse({ response }) {
-    if (response.status < 400 || isErrorBody(await response.clone().text(), response.status)) return undefined;
+    if (response.status < 400 || parsesAsErrorBody(await response.clone().text(), response.status)) return undefined;
     const type = response.headers.get('content-type') ?? 'no content type';
     const status = [response.status, response.statusText].filter(Boolean).join(' ');
     const message = `The answer did not come from the service: ${status} (${type}).`;
@@ -71,20 +88,54 @@ const errorShape: Middleware = {
   },
 };
 
+/** Runs `write`, turning what it throws (a rounded id, a body that is not JSON) into a PlantStoreError of kind 'invalid-request'. */
+function beforeSending<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    throw invalidRequest(error as Error);
+  }
+}
+
+const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
+
+type Call = (...args: unknown[]) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/** A call whose failures are PlantStoreErrors: an Error answer in `error`, anything thrown rethrown as one. */
+const typedFailures =
+  (call: Call): Call =>
+  async (...args) => {
+    let answer: Awaited<ReturnType<Call>>;
+    try {
+      answer = await call(...args);
+    } catch (error) {
+      throw thrownError(error);
+    }
+    const { response } = answer;
+    if (response.ok) return answer;
+    const body = isErrorBody(answer.error, response.status)
+      ? answer.error
+      : { error: response.status, message: `The service answered ${response.status}.` };
+    return { error: apiError(body, response), response };
+  };
+
 export function createPlantStoreClient(options: PlantStoreClientOptions): PlantStoreClient {
   const client = createClient<paths, 'application/json'>({
     baseUrl: options.baseUrl,
     headers: { Authorization: `Bearer ${options.token}` },
     ...(options.fetch && { fetch: options.fetch }),
     // int64 ids: a bigint goes on the wire as bare digits, never through a rounded number.
-    bodySerializer: stringifyExact,
-    pathSerializer: (pathname, parameters) => {
-      Object.values(parameters).forEach(assertExactNumber);
-      return defaultPathSerializer(pathname, parameters);
-    },
+    bodySerializer: (body) => beforeSending(() => stringifyExact(body)),
+    pathSerializer: (pathname, parameters) =>
+      beforeSending(() => {
+        Object.values(parameters).forEach(assertExactNumber);
+        return defaultPathSerializer(pathname, parameters);
+      }),
   });
   client.use(errorShape, deprecationNotices(options.onDeprecated ?? warnOncePerOperation()));
-  return Object.assign(client, {
+  const methods = client as unknown as Record<(typeof METHODS)[number] | 'request', Call>;
+  for (const method of [...METHODS, 'request'] as const) methods[method] = typedFailures(methods[method].bind(client));
+  return Object.assign(client as unknown as Client<PathsWithError<PlantStoreApiError>, 'application/json'>, {
     allPlants: (listOptions?: AllPlantsOptions) => allPlants(client, listOptions),
     allPlantListings: (listOptions?: AllPlantsOptions) => allPlantListings(client, listOptions),
   });

@@ -1,6 +1,6 @@
 // Reads a GET /plants listing body (application/vnd.plant-store.listing+json) into PlantListing items with bigint ids.
 import type { components, operations } from '@plant-store/client/types';
-import { parseExactJson, type ExactJson } from './parse-exact-json.js';
+import { parseExactJson, type ExactJson } from './generated/parse-exact-json.js';
 
 /** A plant with its id, exact: the listing representation of GET /plants. */
 export type PlantListing = Omit<components['schemas']['PlantListing'], 'id'> & { id: bigint };

@@ -6,29 +6,60 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { getResponse } from 'msw';
+import { CORS_POLICY, isCorsRequest, isOrigin } from '../generated/cors-policy.js';
 import { plantStoreHandlers } from './index.js';
 
-const USAGE = 'plant-store-mock --port <port> [--token <token>]...';
+const USAGE = 'plant-store-mock --port <port> [--token <token>]... [--cors-origin <origin>]...';
 /** Read at most this much of a body: enough for the mock to see it is over the 16 KiB limit and answer 413. */
 const READ_LIMIT = 64 * 1024;
-/** What a page on another origin (a dev server, Storybook) may read and send. */
-const CORS = {
-  'access-control-expose-headers': 'Link, Location, WWW-Authenticate, X-Request-Id, Retry-After',
-  'access-control-allow-methods': 'GET, POST, DELETE',
-  'access-control-allow-headers': 'Authorization, Content-Type, Accept, X-Request-Id',
-  'access-control-max-age': '600',
-};
+
+/**
+ * The CORS headers the service (@fastify/cors with CORS_POLICY) gives: with origins allowed, `Vary: Origin` on every
+ * answer; to an allowed origin, what a page may read, and on a preflight also what it may send. Without origins allowed,
+ * none at all (the service then does not register CORS). `preflight` says to answer 204 at once, as the service does.
+ */
+function corsHeaders(allowed: ReadonlySet<string>, incoming: IncomingMessage): { preflight: boolean; headers: Record<string, string> } {
+  if (allowed.size === 0) return { preflight: false, headers: {} };
+  const origin = incoming.headers.origin;
+  const method = incoming.method ?? 'GET';
+  if (!isCorsRequest(allowed, origin, method, incoming.headers['access-control-request-method']))
+    return { preflight: false, headers: { vary: 'Origin' } };
+  const headers = {
+    vary: 'Origin',
+    'access-control-allow-origin': origin!,
+    'access-control-expose-headers': CORS_POLICY.exposedHeaders.join(', '),
+  };
+  if (method !== 'OPTIONS') return { preflight: false, headers };
+  return {
+    preflight: true,
+    headers: {
+      ...headers,
+      'access-control-allow-methods': CORS_POLICY.methods.join(', '),
+      'access-control-allow-headers': CORS_POLICY.allowedHeaders.join(', '),
+      'access-control-max-age': String(CORS_POLICY.maxAge),
+    },
+  };
+}
 
 function options(args: string[]) {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, token: { type: 'string', multiple: true }, help: { type: 'boolean', default: false } },
+    options: {
+      port: { type: 'string' },
+      token: { type: 'string', multiple: true },
+      'cors-origin': { type: 'string', multiple: true },
+      help: { type: 'boolean', default: false },
+    },
   });
   if (values.help) return undefined;
   const port = Number(values.port);
   if (values.port === undefined || !Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error('--port must be a port number, 0 to 65535');
-  return { port, tokens: values.token ?? [] };
+  const origins = values['cors-origin'] ?? [];
+  const bad = origins.find((origin) => !isOrigin(origin));
+  if (bad !== undefined)
+    throw new Error(`--cors-origin must be an origin such as http://localhost:5173 (scheme, host and port only), not ${bad}`);
+  return { port, tokens: values.token ?? [], corsOrigins: new Set(origins) };
 }
 
 async function readBody(incoming: IncomingMessage): Promise<Buffer> {
@@ -50,7 +81,10 @@ async function main(): Promise<number> {
     return 2;
   }
   if (settings === undefined) {
-    process.stdout.write(`Usage: ${USAGE}\nEach --token is a user of its own; without one, a token is made and printed once.\n`);
+    process.stdout.write(
+      `Usage: ${USAGE}\nEach --token is a user of its own; without one, a token is made and printed once.\n` +
+        'Each --cors-origin is a page origin allowed to call the mock (CORS, as the service with CORS_ORIGINS); without one, none is.\n',
+    );
     return 0;
   }
   const made = settings.tokens.length === 0 ? `pst_${randomBytes(32).toString('base64url')}` : undefined;
@@ -58,10 +92,9 @@ async function main(): Promise<number> {
 
   const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
     void (async () => {
-      const origin = incoming.headers.origin;
-      const cors = { ...CORS, 'access-control-allow-origin': origin ?? '*', vary: 'Origin' };
-      if (incoming.method === 'OPTIONS' && incoming.headers['access-control-request-method'] !== undefined) {
-        outgoing.writeHead(204, cors).end();
+      const cors = corsHeaders(settings.corsOrigins, incoming);
+      if (cors.preflight) {
+        outgoing.writeHead(204, { ...cors.headers, 'content-length': '0' }).end();
         return;
       }
       const body = incoming.method === 'GET' || incoming.method === 'HEAD' ? undefined : await readBody(incoming);
@@ -76,12 +109,14 @@ async function main(): Promise<number> {
       });
       const response = await getResponse(handlers, request);
       if (response === undefined) {
-        outgoing.writeHead(500, { 'content-type': 'application/json' }).end('{"error":500,"message":"No handler answered."}');
+        outgoing
+          .writeHead(500, { ...cors.headers, 'content-type': 'application/json' })
+          .end('{"error":500,"message":"No handler answered."}');
         return;
       }
-      const answered: Record<string, string> = { ...cors };
+      const answered: Record<string, string> = { ...cors.headers };
       response.headers.forEach((value, name) => {
-        answered[name] = name === 'vary' ? `Origin, ${value}` : value;
+        answered[name] = name === 'vary' && answered.vary !== undefined ? `${answered.vary}, ${value}` : value;
       });
       outgoing.writeHead(response.status, answered).end(Buffer.from(await response.arrayBuffer()));
     })().catch((error: unknown) => {

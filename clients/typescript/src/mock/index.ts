@@ -2,20 +2,39 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { components } from '@plant-store/client/types';
 import { stringifyExact } from '../exact-json.js';
-import { parseExactJson, type ExactJson } from '../parse-exact-json.js';
+import { parseExactJson, type ExactJson } from '../generated/parse-exact-json.js';
 import { LISTING_MEDIA_TYPE } from '../plant-listings.js';
+import { clip, fill, MESSAGES, methodNotAllowed, nothingAt } from '../generated/error-messages.js';
 import { openApiDocument, openApiYaml } from '../generated/openapi.js';
 import { wantsListing } from './accept.js';
-import { decodeCursor, encodeCursor, MockPlants } from './mock-plants.js';
+import { decodeCursor, encodeCursor, MockPlants, type MockStorage } from './mock-plants.js';
 import { describe, requestValidators } from './request-validation.js';
 
 type Plant = components['schemas']['Plant'];
+
+export type { MockStorage } from './mock-plants.js';
 
 export interface PlantStoreHandlersOptions {
   /** Where the app calls the service: `http://localhost:3000`, or in a browser a path such as `/api`. */
   baseUrl: string;
   /** The tokens the mock accepts: a list (each token a user of its own) or `{ token: user }` (tokens of one user share its plants). */
   tokens: readonly string[] | Readonly<Record<string, string>>;
+  /**
+   * Keep the plants across page reloads. `true`: in the browser's localStorage, under
+   * `plant-store-mock:<baseUrl>`; or a storage (sessionStorage, your own) and a key. Only plants are kept:
+   * tokens come from `tokens` on every start, request ids are new per answer, and the mock has no rate limit.
+   */
+  persist?: boolean | { storage?: MockStorage; key?: string };
+}
+
+/** The storage and key `persist` asks for, or undefined for plants in memory only. */
+function storageOf(options: PlantStoreHandlersOptions): { storage: MockStorage; key: string } | undefined {
+  if (!options.persist) return undefined;
+  const chosen = options.persist === true ? {} : options.persist;
+  const storage = chosen.storage ?? (globalThis as { localStorage?: MockStorage }).localStorage;
+  if (storage === undefined)
+    throw new TypeError('persist: true keeps plants in localStorage, and there is none here (not a browser); pass persist: { storage }.');
+  return { storage, key: chosen.key ?? `plant-store-mock:${options.baseUrl}` };
 }
 
 /** The service's body limit: larger bodies answer 413. */
@@ -55,28 +74,26 @@ async function readBody(request: Request, required: boolean): Promise<unknown> {
   // The type first, as the service, which refuses another type unread.
   const media = type?.split(';', 1)[0]!.trim().toLowerCase();
   if (media !== 'application/json')
-    throw new Refusal(
-      415,
-      type === null ? 'Send the body as application/json, and say so in Content-Type.' : `Send the body as application/json, not ${type}.`,
-    );
-  if (bytes.length > BODY_LIMIT) throw new Refusal(413, `The request body is larger than ${BODY_LIMIT} bytes.`);
+    throw new Refusal(415, type === null ? MESSAGES.noContentType : fill(MESSAGES.notJsonContentType, clip(type)));
+  if (bytes.length > BODY_LIMIT) throw new Refusal(413, fill(MESSAGES.bodyTooLarge, BODY_LIMIT));
   const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
   if (encoding && encoding !== 'identity')
-    throw new Refusal(415, `The body has Content-Encoding: ${encoding}; send it uncompressed.`, { 'accept-encoding': 'identity' });
-  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(type!)?.[1]?.toLowerCase();
+    throw new Refusal(415, fill(MESSAGES.unsupportedContentEncoding, clip(encoding, 40)), { 'accept-encoding': 'identity' });
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(type!);
+  const charset = match === null ? undefined : (match[1] ?? match[2] ?? '').toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
-    throw new Refusal(415, `Send the body in UTF-8 (charset=utf-8), not ${charset}.`);
+    throw new Refusal(415, fill(MESSAGES.unsupportedCharset, clip(charset, 40)));
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new Refusal(400, 'The body is not valid UTF-8.');
+    throw new Refusal(400, MESSAGES.invalidUtf8);
   }
-  if (text.trim() === '') throw new Refusal(400, 'The body is empty; send a JSON object.');
+  if (text.trim() === '') throw new Refusal(400, fill(MESSAGES.invalidJson, MESSAGES.emptyJsonReason));
   try {
     return apartFromIntegers(parseExactJson(text, { refuseDifferentDuplicateKeys: true, negativeZeroIsNumber: true }));
   } catch (error) {
-    throw new Refusal(400, `The body is not valid JSON: ${(error as Error).message}.`);
+    throw new Refusal(400, fill(MESSAGES.invalidJson, (error as Error).message));
   }
 }
 
@@ -112,19 +129,19 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
       ? (options.tokens as readonly string[]).map((token, index) => [token, `user${index + 1}`])
       : Object.entries(options.tokens),
   );
-  const plants = new MockPlants();
+  const kept = storageOf(options);
+  const plants = new MockPlants(kept?.storage, kept?.key);
+  // The path as the service sees it, without the base's own path (`/api` in a browser app): its messages name that path.
+  const basePath = new URL(base, 'http://base.invalid').pathname.replace(/\/+$/, '');
+  const servicePath = (request: Request) => new URL(request.url).pathname.slice(basePath.length) || '/';
 
   /** The caller's user, or the 401 the service answers (RFC 6750: error="invalid_token" when a token was sent). */
   const userOf = (request: Request): string => {
     const header = request.headers.get('authorization') ?? '';
     // Anything after "Bearer" and a space or tab is a token sent, well formed or not, as the service counts it.
-    if (!/^bearer[ \t]+\S/i.test(header))
-      throw new Refusal(401, 'Send a bearer token: Authorization: Bearer <token>.', { 'www-authenticate': CHALLENGE });
+    if (!/^bearer[ \t]+\S/i.test(header)) throw new Refusal(401, MESSAGES.missingToken, { 'www-authenticate': CHALLENGE });
     const user = users.get(/^bearer +(\S+) *$/i.exec(header)?.[1] ?? '');
-    if (user === undefined)
-      throw new Refusal(401, 'The bearer token is not valid; it may have expired or been revoked. Ask for a new one.', {
-        'www-authenticate': `${CHALLENGE}, error="invalid_token"`,
-      });
+    if (user === undefined) throw new Refusal(401, MESSAGES.invalidToken, { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` });
     return user;
   };
 
@@ -152,7 +169,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
     ),
     http.all(`${base}${path}`, ({ request }) =>
       exactly(request, exact)
-        ? refuse(request, 405, `${request.method} is not allowed on ${path}; use GET or HEAD.`, { allow: 'GET, HEAD' })
+        ? refuse(request, 405, methodNotAllowed(request.method, path, ['GET', 'HEAD']), { allow: 'GET, HEAD' })
         : undefined,
     ),
   ];
@@ -171,8 +188,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
         if (!validate(query)) throw new Refusal(400, describe('querystring', validate));
         const { limit, cursor } = query as unknown as { limit: number; cursor?: string };
         const after = cursor === undefined ? undefined : decodeCursor(cursor);
-        if (cursor !== undefined && after === undefined)
-          throw new Refusal(400, 'querystring.cursor is not a cursor this service gave out; start again from the first page.');
+        if (cursor !== undefined && after === undefined) throw new Refusal(400, MESSAGES.invalidCursor);
         const page = plants.page(user, after, limit);
         const headers: Record<string, string> = { vary: 'Accept' };
         const last = page.items.at(-1);
@@ -193,8 +209,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
         if (!validate(body)) throw new Refusal(400, describe('body', validate));
         const { id, name, tag } = body as { id: bigint; name: string; tag?: string };
         const plant: Plant = tag === undefined ? { name } : { name, tag };
-        if (plants.add(user, id, plant) === 'conflict')
-          throw new Refusal(409, `A plant with id ${id} already exists with a different name or tag; delete it first or use another id.`);
+        if (plants.add(user, id, plant) === 'conflict') throw new Refusal(409, fill(MESSAGES.conflict, id));
         return answer(request, 200, JSON.stringify(plant), { location: `/plants/${id}` });
       }),
     ),
@@ -206,7 +221,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
         const validate = requestValidators().deleteParams;
         if (!validate(path)) throw new Refusal(400, describe('params', validate));
         const id = path.id as bigint;
-        if (!plants.delete(user, id)) throw new Refusal(404, `You have no plant with id ${id}.`);
+        if (!plants.delete(user, id)) throw new Refusal(404, fill(MESSAGES.notFound, id));
         return answer(request, 204);
       }),
     ),
@@ -216,16 +231,14 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
     ...open('/openapi.yaml', () => openApiYaml, 'application/yaml; charset=utf-8'),
     http.all(`${base}/plants`, ({ request }) =>
       exactly(request, LIST)
-        ? refuse(request, 405, `${request.method} is not allowed on /plants; use GET or POST.`, { allow: 'GET, POST' })
+        ? refuse(request, 405, methodNotAllowed(request.method, servicePath(request), ['GET', 'POST']), { allow: 'GET, POST' })
         : undefined,
     ),
     http.all(`${base}/plants/:id`, ({ request }) =>
       exactly(request, ONE)
-        ? refuse(request, 405, `${request.method} is not allowed on /plants/{id}; use DELETE.`, { allow: 'DELETE' })
+        ? refuse(request, 405, methodNotAllowed(request.method, servicePath(request), ['DELETE']), { allow: 'DELETE' })
         : undefined,
     ),
-    http.all(`${base}/*`, ({ request }) =>
-      refuse(request, 404, `There is no ${new URL(request.url).pathname} here; see /openapi.json for what there is.`),
-    ),
+    http.all(`${base}/*`, ({ request }) => refuse(request, 404, nothingAt(request.method, servicePath(request)))),
   ];
 }

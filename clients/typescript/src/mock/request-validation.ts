@@ -1,6 +1,7 @@
 // The mock's request validation: Ajv compiled from the schemas scripts/generate.ts made from openapi.yaml, with the
 // server's own Ajv options and `exactInteger` keyword (src/validation/, copied in at build with the schemas).
 import { Ajv, type ValidateFunction } from 'ajv';
+import { describeValidation } from '../generated/error-messages.js';
 import { exactIntegerKeyword } from '../generated/exact-integer.js';
 import { REQUEST_AJV_OPTIONS } from '../generated/request-ajv-options.js';
 import { componentSchemas, operations } from '../generated/schemas.js';
@@ -26,14 +27,8 @@ export function requestValidators(): RequestValidators {
   return compiled;
 }
 
-/** The first problem as a sentence that names where it is, worded as the service words it. */
+/** The first problem as a sentence that names where it is: the service's own wording (error-messages.ts). */
 export function describe(where: 'body' | 'querystring' | 'params', validate: ValidateFunction): string {
   const issue = validate.errors?.[0];
-  if (issue === undefined) return `${where} is not valid.`;
-  const at = where + issue.instancePath.replace(/\//g, '.');
-  if (issue.keyword === 'additionalProperties')
-    return `${at} has an unknown property "${String(issue.params.additionalProperty)}"; remove it.`;
-  if (issue.keyword === 'required') return `${at} is missing the required property "${String(issue.params.missingProperty)}".`;
-  if (issue.keyword === 'pattern' && where === 'body') return `${at} must not contain control characters or unpaired surrogates.`;
-  return `${at} ${issue.message ?? 'is not valid'}.`;
+  return issue === undefined ? `${where} is not valid.` : describeValidation(where, issue);
 }
