@@ -16,7 +16,7 @@ import tokenRateLimit from './plugins/rate-limit.js';
 import requestId, { requestIdOf } from './plugins/request-id.js';
 import routeTable from './plugins/route-table.js';
 import nodeErrors, { clientErrorHandler, frameworkErrors } from './plugins/node-errors.js';
-import securityHeaders from './plugins/security-headers.js';
+import securityHeaders from './http/headers.js';
 import sharedLimits from './plugins/shared-limits.js';
 import operationRoutes from './contract/operation-routes.js';
 import { contractDocumentHandlers } from './routes/contract-documents.js';

@@ -8,7 +8,7 @@ import { printBootstrapToken } from './auth/bootstrap-token.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { describeDatabase } from './store/describe-database.js';
 import { openStore } from './store/open-store.js';
-import type { StoreLog } from './store/sqlite-health/storage-health.js';
+import type { StoreLog } from './store/sqlite/storage-health.js';
 import { listenOnAcceptSockets } from './plugins/accept-sockets.js';
 
 const SHUTDOWN_LIMIT_MS = 10_000;

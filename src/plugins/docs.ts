@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OidcConfig } from '../config.js';
 import { docsInitOAuth, signInDocumentHeaders, signInRedirectPage } from '../auth/oidc/docs-sign-in.js';
 import { docsBrand } from './docs-brand.js';
-import { documentSecurityHeaders } from './security-headers.js';
+import { documentSecurityHeaders } from '../http/headers.js';
 
 export interface DocsOptions {
   /** The contract as Swagger UI shows it (contract/served-contract.ts). */

@@ -10,7 +10,7 @@ import { DuplicateAuthorization, DuplicateHost, MissingHost, UnsupportedExpectat
 import { noRoute, sendError } from './error-handler.js';
 import { refuseAfterAnswers } from './in-order.js';
 import { requestIdOf } from './request-id.js';
-import { API_SECURITY_HEADERS } from './security-headers.js';
+import { API_SECURITY_HEADERS } from '../http/headers.js';
 
 /** A URL may be 8 KiB; an answer echoes only its start. */
 const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);

@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { inSeconds, TooManyRequests } from '../errors.js';
-import { rateLimited } from '../observability/channels.js';
+import { rateLimited } from '../channels.js';
 import { PROVIDER_TOKEN_ID } from './auth.js';
 
 export default fp(

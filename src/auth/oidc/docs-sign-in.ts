@@ -2,7 +2,7 @@
 // client) and page headers that let it reach the provider and get the popup's answer back.
 import type { FastifySwaggerInitOAuthOptions } from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { DOCUMENT_SECURITY_HEADERS } from '../../plugins/security-headers.js';
+import { DOCUMENT_SECURITY_HEADERS } from '../../http/headers.js';
 import type { OidcConfig } from '../../config.js';
 
 /** Where the provider sends the browser back to; register it as the docs client's redirect URI. */

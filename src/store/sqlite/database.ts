@@ -3,7 +3,7 @@
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { damagedOr, quickCheck } from '../sqlite-health/damage-checks.js';
+import { damagedOr, quickCheck } from './damage-checks.js';
 import { migrations } from './migrations.js';
 
 export type SqliteDatabase = Database.Database;
