@@ -1,6 +1,10 @@
-// Security headers by scope: the API set on every response, the document set in the docs scope (plugins/docs.ts).
+// The headers: what every answer carries (the request id, the security headers) and what every request must carry
+// once (Host, Authorization), in one onRequest hook at the root, so that 404s, 405s, errors and preflights carry them too.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { DuplicateAuthorization, DuplicateHost, MissingHost } from '../errors.js';
 
 // Both sets are helmet's, written out rather than computed: @fastify/helmet builds helmet's
 // middleware (parsing the policy) on every request, a tenth of the cost of a small GET, for headers
@@ -44,17 +48,47 @@ export const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 const API_ONLY = Object.keys(API_SECURITY_HEADERS).filter((name) => !(name in DOCUMENT_SECURITY_HEADERS));
 
 /**
- * The API set on every response. Registered at the root, so that the answers no route of ours
- * makes carry it too: framework 404s and 405s, errors, CORS preflights.
+ * Printable ASCII, 1 to 128 characters: anything else could smuggle text into logs or headers. Not a token
+ * sent in the wrong header (pst_, or a JWT's eyJ): it would be logged and echoed.
  */
+const USABLE = /^(?!pst_|eyJ)[\x20-\x7e]{1,128}$/;
+
+/**
+ * Fastify's genReqId (its requestIdHeader is off, because Fastify would take any value as it is): the client's
+ * X-Request-Id when it is a usable one, else a new UUID. Every answer and the request's log lines carry it.
+ */
+export function requestIdOf(request: Pick<IncomingMessage, 'headers'>): string {
+  const sent = request.headers['x-request-id'];
+  return typeof sent === 'string' && USABLE.test(sent) ? sent : randomUUID();
+}
+
+/** The first header named twice in a request's raw header list (name, value, name, value...) of Host and Authorization. */
+function repeated(raw: string[]): 'host' | 'authorization' | undefined {
+  let hosts = 0;
+  let authorizations = 0;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index]!;
+    if (name.length === 4 && name.toLowerCase() === 'host' && ++hosts > 1) return 'host';
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++authorizations > 1) return 'authorization';
+  }
+  return undefined;
+}
+
 export default fp(
-  async function securityHeaders(app: FastifyInstance) {
-    app.addHook('onRequest', (_request, reply, done) => {
-      reply.headers(API_SECURITY_HEADERS);
+  async function headers(app: FastifyInstance) {
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.headers(API_SECURITY_HEADERS).header('x-request-id', request.id);
+      // HTTP/1.1 requires exactly one Host (RFC 9112, 3.2). Node's own check (requireHostHeader, off in app.ts)
+      // answers 400 with an empty body; here it is an error like any other, with the headers above.
+      if (request.headers.host === undefined && request.raw.httpVersion === '1.1') return done(new MissingHost());
+      // Node keeps only the first of two Host or Authorization headers in request.headers: the raw list shows
+      // the second. Two credentials are refused rather than the first taken: a proxy in front may check the other.
+      const twice = repeated(request.raw.rawHeaders);
+      if (twice !== undefined) return done(twice === 'host' ? new DuplicateHost() : new DuplicateAuthorization());
       done();
     });
   },
-  { name: 'security-headers' },
+  { name: 'headers' },
 );
 
 /**
@@ -71,5 +105,5 @@ export const documentSecurityHeaders = fp(
       done();
     });
   },
-  { name: 'document-security-headers', dependencies: ['security-headers'] },
+  { name: 'document-security-headers', dependencies: ['headers'] },
 );
