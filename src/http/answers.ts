@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServerResponse, STATUS_CODES, type IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import fp from 'fastify-plugin';
 import { isPublicError, UnsupportedExpectation } from '../errors.js';
 import { refuseAfterAnswers } from './connection.js';
@@ -58,19 +58,15 @@ function refuse(app: FastifyInstance, socket: Socket, status: number, message: s
   });
 }
 
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are larger than 16 KiB; send fewer or shorter ones.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive.'],
+};
+
 /** Fastify's clientErrorHandler (bound to the app): errors Node raises before it has a request, or while it reads one's body. */
 export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const message =
-    status === 431
-      ? 'The request headers are larger than 16 KiB; send fewer or shorter ones.'
-      : status === 408
-        ? 'The request took too long to arrive.'
-        : 'The request is not valid HTTP.';
+  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'The request is not valid HTTP.'];
   refuse(this, socket, status, message);
 }
 
@@ -93,7 +89,11 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 const nothingAt = (method: string, path: string) => `There is nothing at ${method} ${clip(path)}; see /docs for the API.`;
 
 /** The answer to a method no route of the path serves, as Fastify's router knows its routes: 405 with Allow when the path has some, else 404. */
-function noRoute(app: FastifyInstance, method: string, url: string): { status: 404 | 405; message: string; allow?: string } {
+function noRoute(
+  app: FastifyInstance,
+  method: string,
+  url: string,
+): { status: 404 | 405; message: string; headers: Record<string, string> } {
   const path = url.split('?')[0]!;
   // A catch-all route (`*`: the CORS preflight, when CORS is on) takes the whole path: it says nothing about which paths
   // exist; nor does a route whose parameter the path leaves empty (/plants/ for /plants/:id).
@@ -102,19 +102,12 @@ function noRoute(app: FastifyInstance, method: string, url: string): { status: 4
     return route !== null && Object.entries(route.params).every(([name, value]) => value !== (name === '*' ? path : ''));
   });
   // A route of this method that found nothing (a file under /docs/static that is not there) is 404.
-  if (allowed.length > 0 && !allowed.includes(method))
-    return { status: 405, message: `${method} is not allowed on ${clip(path)}; use ${allowed.join(' or ')}.`, allow: allowed.join(', ') };
-  return { status: 404, message: nothingAt(method, path) };
+  if (allowed.length === 0 || allowed.includes(method)) return { status: 404, message: nothingAt(method, path), headers: {} };
+  const message = `${method} is not allowed on ${clip(path)}; use ${allowed.join(' or ')}.`;
+  return { status: 405, message, headers: { allow: allowed.join(', ') } };
 }
 
-interface ValidationIssue {
-  keyword: string;
-  instancePath: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
-
-function describeValidation(context: string | undefined, issue: ValidationIssue): string {
+function describeValidation(context: string | undefined, issue: FastifySchemaValidationError): string {
   const where = (context ?? 'request') + issue.instancePath.replace(/\//g, '.');
   if (issue.keyword === 'additionalProperties')
     return `${where} has an unknown property "${String(issue.params.additionalProperty)}"; remove it.`;
@@ -126,16 +119,8 @@ function describeValidation(context: string | undefined, issue: ValidationIssue)
   return `${where} ${issue.message ?? 'is not valid'}.`;
 }
 
-/** The docs' file server (@fastify/send) refuses with http-errors' bare names ("Range Not Satisfiable"), and no code. */
-const FILE_MESSAGES: Record<number, string> = {
-  400: 'The path is not a file name that can be looked up; see /docs.',
-  412: 'The file is not the version If-Match or If-Unmodified-Since names; fetch it again without them.',
-  416: 'The range asked for is outside the file; Content-Range gives its length.',
-};
-
 /** Messages for Fastify's own client errors, so each says what to do. */
 function frameworkMessage(error: FastifyError, request: FastifyRequest): string {
-  if (!error.code && FILE_MESSAGES[error.statusCode ?? 0] !== undefined) return FILE_MESSAGES[error.statusCode!]!;
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return request.headers['content-type'] === undefined
@@ -155,26 +140,20 @@ function frameworkMessage(error: FastifyError, request: FastifyRequest): string 
 export default fp(
   async function answers(app: FastifyInstance) {
     const notFound = (request: FastifyRequest, reply: FastifyReply) => {
-      const { status, message, allow } = noRoute(app, request.method, request.url);
-      if (allow !== undefined) reply.header('allow', allow);
-      return sendError(reply, status, message);
+      const { status, message, headers } = noRoute(app, request.method, request.url);
+      return sendError(reply.headers(headers), status, message);
     };
     app.setNotFoundHandler(notFound);
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
       // Fastify refuses a QUERY without Content-Type before it looks for a route; no route here serves QUERY.
       if (error.code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && request.is404) return notFound(request, reply);
-      if (error.validation) {
-        return sendError(reply, 400, describeValidation(error.validationContext, error.validation[0] as ValidationIssue));
-      }
+      if (error.validation) return sendError(reply, 400, describeValidation(error.validationContext, error.validation[0]!));
       // Errors that know when a retry can succeed (a busy database) say so, as 429s do.
       const retryAfter = (error as { retryAfter?: unknown }).retryAfter;
       if (typeof retryAfter === 'number') reply.header('retry-after', retryAfter);
       // A 415 for the body's coding names the one it takes (RFC 9110, 12.5.3).
       if (error.code === 'PLANT_STORE_UNSUPPORTED_CONTENT_ENCODING') reply.header('accept-encoding', 'identity');
-      // A 416 says how long the file is (RFC 9110, 15.5.17): the file server gives it with its error.
-      const range = (error as { headers?: Record<string, string> }).headers?.['Content-Range'];
-      if (error.statusCode === 416 && range !== undefined) reply.header('content-range', range);
       const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
       // @fastify/static (the docs' files) refuses a path that climbs out of its folder with 403: to a client,
       // as for any path, there is nothing there. No answer of the API is a 403.
@@ -187,11 +166,8 @@ export default fp(
       }
       if (status >= 500 && !isPublicError(error)) {
         request.log.error({ err: error }, 'request failed');
-        return sendError(
-          reply,
-          status === 503 ? 503 : 500,
-          `Something went wrong on our side; it is logged as request ${request.id}. Please retry.`,
-        );
+        const message = `Something went wrong on our side; it is logged as request ${request.id}. Please retry.`;
+        return sendError(reply, status === 503 ? 503 : 500, message);
       }
       return sendError(reply, status, frameworkMessage(error, request));
     });
@@ -203,8 +179,8 @@ export default fp(
     // Node hands CONNECT to a 'connect' listener and, with none, drops the socket unanswered. This is no
     // proxy: the answer is the one any other method no route serves gets (405 with Allow, or 404).
     app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
-      const { status, message, allow } = noRoute(app, 'CONNECT', String(request.url));
-      refuse(app, socket, status, message, requestIdOf(request), allow === undefined ? {} : { allow });
+      const { status, message, headers } = noRoute(app, 'CONNECT', String(request.url));
+      refuse(app, socket, status, message, requestIdOf(request), headers);
     });
   },
   { name: 'answers', dependencies: ['connection'] },

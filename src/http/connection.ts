@@ -22,15 +22,10 @@ interface Connection {
   response: ServerResponse | undefined;
 }
 
-interface Connections {
-  open: Map<net.Socket, Connection>;
-  /** The extra accept sockets (listenOnAcceptSockets), closed with the app. */
-  acceptors: net.Server[];
-}
-
 declare module 'fastify' {
   interface FastifyInstance {
-    connections: Connections;
+    /** Each open socket's record, and the extra accept sockets (listenOnAcceptSockets), closed with the app. */
+    connections: { open: Map<net.Socket, Connection>; acceptors: net.Server[] };
   }
 }
 
@@ -132,7 +127,7 @@ export async function listenOnAcceptSockets(app: FastifyInstance, host: string, 
 export default fp(
   async function connection(app: FastifyInstance) {
     let closing = false;
-    const connections: Connections = { open: new Map(), acceptors: [] };
+    const connections: FastifyInstance['connections'] = { open: new Map(), acceptors: [] };
     app.decorate('connections', connections);
     const { open } = connections;
     app.server.on('connection', (socket: net.Socket) => {
@@ -148,12 +143,10 @@ export default fp(
       const connection = open.get(request.raw.socket);
       if (connection === undefined) return done();
       connection.response = reply.raw;
-      if (connection.current === undefined) {
-        connection.current = request;
-        return done();
-      }
-      // Later, not inside the hook of the request before, which calls it.
-      connection.waiting.push({ request, go: () => queueMicrotask(done) });
+      // Its turn comes later, not inside the hook of the request before, which calls `go`.
+      if (connection.current !== undefined) return void connection.waiting.push({ request, go: () => queueMicrotask(done) });
+      connection.current = request;
+      done();
     });
     // The answer is sent: the next request of the connection goes on.
     app.addHook('onResponse', (request, _reply, done) => {
@@ -164,11 +157,10 @@ export default fp(
     // The client has gone: nothing more will be answered on this connection; let the rest end too.
     app.addHook('onRequestAbort', (request, done) => {
       const connection = open.get(request.raw.socket);
-      if (connection !== undefined) {
-        connection.current = undefined;
-        for (const { go } of connection.waiting.splice(0)) go();
-        refuseIfDue(connection);
-      }
+      if (connection === undefined) return done();
+      connection.current = undefined;
+      for (const { go } of connection.waiting.splice(0)) go();
+      refuseIfDue(connection);
       done();
     });
 

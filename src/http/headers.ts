@@ -6,16 +6,12 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DuplicateAuthorization, DuplicateHost, MissingHost } from '../errors.js';
 
-// Both sets are helmet's, written out rather than computed: @fastify/helmet builds helmet's
-// middleware (parsing the policy) on every request, a tenth of the cost of a small GET, for headers
-// that depend on nothing in the request. test/plugins/security-headers.test.ts checks each set
-// against what helmet sets.
-
 /**
- * For answers to programs: OWASP's REST Security Cheat Sheet set for APIs plus helmet's
- * Cross-Origin-Resource-Policy. Helmet's headers that only steer how a browser runs a page
- * (referrer, DNS prefetch, opener, XSS filter...) protect nothing there, and each header costs
- * about 0.5 us per response.
+ * For answers to programs: OWASP's REST Security Cheat Sheet set for APIs plus helmet's Cross-Origin-Resource-Policy.
+ * Helmet's headers that only steer how a browser runs a page (referrer, DNS prefetch, opener, XSS filter...) protect
+ * nothing there, and each header costs about 0.5 us per response. Written out rather than computed: @fastify/helmet
+ * builds helmet's middleware (parsing the policy) on every request, a tenth of the cost of a small GET, for headers
+ * that depend on nothing in the request; test/plugins/security-headers.test.ts checks the set against helmet's.
  */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",
@@ -26,26 +22,6 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   // Not helmet's: answers are per user and change with every write, so no cache, private or shared, keeps them.
   'cache-control': 'no-store',
 };
-
-/** For Swagger UI's pages: helmet's full set, with a content security policy that allows only this origin's scripts and styles. */
-export const DOCUMENT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy':
-    "default-src 'self';base-uri 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data:;font-src 'self' data:;connect-src 'self';object-src 'none';frame-ancestors 'none';form-action 'self'",
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'origin-agent-cluster': '?1',
-  'referrer-policy': 'no-referrer',
-  'strict-transport-security': 'max-age=31536000; includeSubDomains',
-  'x-content-type-options': 'nosniff',
-  'x-dns-prefetch-control': 'off',
-  'x-download-options': 'noopen',
-  'x-frame-options': 'SAMEORIGIN',
-  'x-permitted-cross-domain-policies': 'none',
-  'x-xss-protection': '0',
-};
-
-/** API headers the document set has no value for: the docs scope removes them. */
-const API_ONLY = Object.keys(API_SECURITY_HEADERS).filter((name) => !(name in DOCUMENT_SECURITY_HEADERS));
 
 /**
  * Printable ASCII, 1 to 128 characters: anything else could smuggle text into logs or headers. Not a token
@@ -62,14 +38,14 @@ export function requestIdOf(request: Pick<IncomingMessage, 'headers'>): string {
   return typeof sent === 'string' && USABLE.test(sent) ? sent : randomUUID();
 }
 
-/** The first header named twice in a request's raw header list (name, value, name, value...) of Host and Authorization. */
-function repeated(raw: string[]): 'host' | 'authorization' | undefined {
+/** The refusal of the first of Host and Authorization named twice in a request's raw header list (name, value, name, value...). */
+function repeated(raw: string[]): Error | undefined {
   let hosts = 0;
   let authorizations = 0;
   for (let index = 0; index < raw.length; index += 2) {
     const name = raw[index]!;
-    if (name.length === 4 && name.toLowerCase() === 'host' && ++hosts > 1) return 'host';
-    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++authorizations > 1) return 'authorization';
+    if (name.length === 4 && name.toLowerCase() === 'host' && ++hosts > 1) return new DuplicateHost();
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++authorizations > 1) return new DuplicateAuthorization();
   }
   return undefined;
 }
@@ -83,27 +59,8 @@ export default fp(
       if (request.headers.host === undefined && request.raw.httpVersion === '1.1') return done(new MissingHost());
       // Node keeps only the first of two Host or Authorization headers in request.headers: the raw list shows
       // the second. Two credentials are refused rather than the first taken: a proxy in front may check the other.
-      const twice = repeated(request.raw.rawHeaders);
-      if (twice !== undefined) return done(twice === 'host' ? new DuplicateHost() : new DuplicateAuthorization());
-      done();
+      done(repeated(request.raw.rawHeaders));
     });
   },
   { name: 'headers' },
-);
-
-/**
- * Registered inside a scope that serves pages to people: that scope's responses get the document
- * set in place of the API set it inherits. (fastify-plugin puts the hook in the scope that
- * registers this plugin, which encapsulates it from the rest of the app.)
- */
-export const documentSecurityHeaders = fp(
-  async function documentSecurityHeaders(scope: FastifyInstance, options: { headers?: Readonly<Record<string, string>> }) {
-    const headers = options.headers ?? DOCUMENT_SECURITY_HEADERS;
-    scope.addHook('onRequest', (_request, reply, done) => {
-      for (const name of API_ONLY) reply.removeHeader(name);
-      reply.headers(headers);
-      done();
-    });
-  },
-  { name: 'document-security-headers', dependencies: ['headers'] },
 );
