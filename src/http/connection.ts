@@ -137,14 +137,14 @@ export default fp(
       socket.once('close', () => open.delete(socket));
     });
 
-    // The first of the request hooks: what runs before it could read state. A socket the server was not given
-    // (app.inject's) carries one request: nothing to order.
+    // First of the request hooks, so nothing before it reads state. app.inject's socket carries one request: no order.
     app.addHook('onRequest', (request, reply, done) => {
       const connection = open.get(request.raw.socket);
       if (connection === undefined) return done();
       connection.response = reply.raw;
-      // Its turn comes later, not inside the hook of the request before, which calls `go`.
-      if (connection.current !== undefined) return void connection.waiting.push({ request, go: () => queueMicrotask(done) });
+      // By a promise: after the hook of the request before (which calls `go`), in this request's async context (traces).
+      if (connection.current !== undefined)
+        return void new Promise<void>((go) => connection.waiting.push({ request, go })).then(() => done());
       connection.current = request;
       done();
     });
