@@ -1,22 +1,16 @@
 // buildApp(config): registers plugins and routes, nothing else.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import acceptSockets from './plugins/accept-sockets.js';
 import auth from './plugins/auth.js';
 import corsPolicy from './plugins/cors.js';
 import docs from './plugins/docs.js';
-import gracefulClose from './plugins/graceful-close.js';
-import errorHandler from './plugins/error-handler.js';
-import { headLikeGet } from './plugins/head-like-get.js';
-import inOrder from './plugins/in-order.js';
+import answers, { clientErrorHandler, frameworkErrors } from './http/answers.js';
+import connection from './http/connection.js';
+import headers, { requestIdOf } from './http/headers.js';
 import jsonBody, { BODY_LIMIT } from './plugins/json-body.js';
 import loadShedding from './plugins/load-shedding.js';
 import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
-import requestId, { requestIdOf } from './plugins/request-id.js';
-import routeTable from './plugins/route-table.js';
-import nodeErrors, { clientErrorHandler, frameworkErrors } from './plugins/node-errors.js';
-import securityHeaders from './plugins/security-headers.js';
 import sharedLimits from './plugins/shared-limits.js';
 import operationRoutes from './contract/operation-routes.js';
 import { contractDocumentHandlers } from './routes/contract-documents.js';
@@ -49,10 +43,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     // Node enforces the timeouts only when it checks its connections; check every second.
-    // requireHostHeader off: Node's check answers with an empty body; plugins/node-errors.ts makes it.
+    // requireHostHeader off: Node's check answers with an empty body; http/headers.ts refuses in the Error shape.
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false },
-    // Not everywhere: HEAD is added in the open scope only (below); the plant operations do not declare it.
-    exposeHeadRoutes: false,
+    // HEAD: Fastify adds it to each GET route (Swagger UI's too); an operation says per route (contract/operation.ts).
     // During shutdown, requests already on an open connection are served, not refused with 503.
     return503OnClosing: false,
     trustProxy: config.trustProxy,
@@ -67,15 +60,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // off the OpenTelemetry SDK is never loaded and nothing listens to the store (no cost per request).
   if (config.traces) await app.register((await import('./observability/tracing/plugin.js')).default, { traces: config.traces });
   for (const schema of componentSchemas) app.addSchema(schema);
-  await app.register(routeTable);
-  await app.register(errorHandler);
-  await app.register(inOrder); // first of the request hooks: what runs before it could read state
-  await app.register(requestId);
+  // The edge (src/http/), first: its request hooks run before any other (the connection's order, then the headers).
+  await app.register(connection);
+  await app.register(headers);
+  await app.register(answers);
   await app.register(loadShedding, config.shed);
-  await app.register(securityHeaders);
-  await app.register(nodeErrors);
-  await app.register(gracefulClose);
-  await app.register(acceptSockets); // after gracefulClose: its close runs after that one's
   await app.register(corsPolicy, { origins: config.corsOrigins });
   await app.register(jsonBody);
   await app.register(storePlugin, { store: options.store ?? (await openStore(config, app.log)) });
@@ -97,9 +86,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(operationRoutes, {
     handlers: { ...healthHandlers, ...contractDocumentHandlers(served), ...plantHandlers },
     document: served.docs,
-    // Open endpoints answer HEAD like GET (load balancers, link checkers); Swagger UI is one of them.
     open: async (scope) => {
-      scope.addHook('onRoute', headLikeGet(scope.routeTable));
       await scope.register(docs, { document: served.docs, oidc: config.oidc });
     },
     protect: async (scope) => {

@@ -1,7 +1,6 @@
 // Environment -> typed Config: one schema (env-schema), README's table checked against it; a refusal names the variable and the rule.
 import { envSchema } from 'env-schema';
 import { Type as T, type Static } from '@sinclair/typebox';
-import { OIDC_DEFAULTS } from './auth/oidc/provider-settings.js';
 import { DATABASE_NUMBERS, DATABASE_URL_RULE, DEFAULT_DATABASE_PATH, isDatabaseUrl } from './database-settings.js';
 import { isOrigin } from './cors-policy.js';
 
@@ -10,6 +9,12 @@ export class ConfigError extends Error {}
 export type Config = ReturnType<typeof loadConfig>;
 export type OidcConfig = NonNullable<Config['oidc']>;
 export type TracesConfig = NonNullable<Config['traces']>;
+
+// What Plant Store assumes of every OpenID provider, which no variable sets: where its metadata is, and how it is polled.
+/** OIDC tuning (tests shorten it): clock skew leeway, key refetch cooldown, key age, 503 period after the provider was unreachable. */
+export const OIDC_DEFAULTS = { clockToleranceSeconds: 30, jwksCooldownMs: 30_000, jwksMaxAgeMs: 600_000, unreachableRetrySeconds: 5 };
+/** Where the provider publishes its metadata (OpenID Connect Discovery 1.0, section 4). */
+export const discoveryUrl = (issuer: string) => `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
 
 // Each rule's description completes "NAME must be ...", the message of a refusal.
 const int = (minimum: number, maximum: number, fallback?: number) =>

@@ -8,8 +8,8 @@ import { printBootstrapToken } from './auth/bootstrap-token.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { describeDatabase } from './store/describe-database.js';
 import { openStore } from './store/open-store.js';
-import type { StoreLog } from './store/sqlite-health/storage-health.js';
-import { listenOnAcceptSockets } from './plugins/accept-sockets.js';
+import type { StoreLog } from './store/plant-store.js';
+import { listenOnAcceptSockets } from './http/connection.js';
 
 const SHUTDOWN_LIMIT_MS = 10_000;
 /** A start-up failure whose message names the setting or file it is about; printed alone, on one line. */
@@ -124,7 +124,7 @@ export async function serve(): Promise<void> {
   for (const [level, details, message] of early.splice(0)) app.log[level](details, message);
   app.log.info({ database: describeDatabase(config).text }, 'using the database');
 
-  // fastify/demo's shutdown: a signal closes the app (requests in flight finish, plugins/graceful-close.ts)
+  // fastify/demo's shutdown: a signal closes the app (requests in flight finish, http/connection.ts)
   // and exits 0; an uncaught error is logged, closes the same way, and exits 1; past the delay, exit 1.
   // Installed before listening, and waiting for the start to end: a signal that lands while the bootstrap
   // token is being made neither kills the process half-way nor closes the store under it.

@@ -1,7 +1,7 @@
 // `plant-store migrate [--status]`: applies the pending schema migrations and says which, or only shows the versions.
 import { parseArgs } from 'node:util';
 import { databaseSettings } from '../database-settings.js';
-import type { StoreLog } from '../store/sqlite-health/storage-health.js';
+import type { StoreLog } from '../store/plant-store.js';
 import { describeDatabase } from '../store/describe-database.js';
 import { openStore } from '../store/open-store.js';
 import { UsageError } from './usage-error.js';

@@ -2,7 +2,7 @@
 // onSend hook of the deprecated routes only: an operation nothing deprecates gets no hook and pays nothing.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { deprecationHeaders, deprecations, deprecationsFor } from '@plant-store/conformance/deprecation';
-import { deprecatedRequests, type DeprecatedRequest } from '../observability/channels.js';
+import { deprecatedRequests, type DeprecatedRequest } from '../channels.js';
 
 type OnSend = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>;
 

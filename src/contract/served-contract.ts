@@ -2,8 +2,7 @@
 // replaced by the configured provider's discovery URL, or without that scheme when no provider is configured.
 import { parse, parseDocument } from 'yaml';
 import { openApiDocument as projectDocument, openApiYaml as projectYaml } from '../../generated/openapi.js';
-import type { OidcConfig } from '../config.js';
-import { discoveryUrl } from '../auth/oidc/provider-settings.js';
+import { discoveryUrl, type OidcConfig } from '../config.js';
 
 const SCHEME = 'oidc';
 

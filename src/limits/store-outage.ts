@@ -1,7 +1,7 @@
 // What the service says when the shared rate-limit store (Redis) fails: a warning once per outage
 // (not one per request), a line when it answers again, and a publication per failed call (metrics).
 import type { FastifyBaseLogger } from 'fastify';
-import { rateLimitStoreErrors, type RateLimitStoreError } from '../observability/channels.js';
+import { rateLimitStoreErrors, type RateLimitStoreError } from '../channels.js';
 
 export type LimitName = RateLimitStoreError['limit'];
 

@@ -1,7 +1,7 @@
 // Answers of what openapi.yaml deprecates, counted per operation from their channel: who still calls it, before its sunset.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Counter, type Registry } from 'prom-client';
-import { deprecatedRequests, type DeprecatedRequest } from './channels.js';
+import { deprecatedRequests, type DeprecatedRequest } from '../channels.js';
 
 /** Subscribes; returns what unsubscribes. `operations`: the operationIds with a deprecation, each counted from 0. */
 export function countDeprecatedRequests(registry: Registry, operations: readonly string[]): () => void {

@@ -8,7 +8,7 @@ import {
   type AuthFailure,
   type RateLimited,
   type RateLimitStoreError,
-} from './channels.js';
+} from '../channels.js';
 
 /** Every label value a counter can take, at 0 from the start: a series that appears only with its first event breaks rate() and alerts. */
 function zeroed<T extends string>(counter: Counter<T>, label: T, values: readonly string[]): Counter<T> {

@@ -5,7 +5,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type pg from 'pg';
 import type { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Store } from '../store/plant-store.js';
-import { commits, queryTimes, type CommitContext, type QueryTime } from './channels.js';
+import { commits, queryTimes, type CommitContext, type QueryTime } from '../channels.js';
 import { LATENCY_BUCKETS } from './request-metrics.js';
 
 /** When the commit began, kept on its own context object (one per commit). */

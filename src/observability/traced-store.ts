@@ -1,7 +1,7 @@
 // A request's store handle whose calls are traced on `storeCalls` while traces listen: each call's span is
 // current while it runs, so what the store starts for it (a write it queues) is its child.
 import type { PlantStore, StoredPlant, TokenHash } from '../store/plant-store.js';
-import { storeCalls, type StoreKind } from './channels.js';
+import { storeCalls, type StoreKind } from '../channels.js';
 
 /** Made only while something subscribes (plugins/store.ts): otherwise requests get the plain handle. */
 export class TracedStore implements PlantStore {

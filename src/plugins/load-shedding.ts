@@ -35,5 +35,5 @@ export default fp(
       },
     });
   },
-  { name: 'load-shedding', dependencies: ['error-handler'] },
+  { name: 'load-shedding', dependencies: ['answers'] },
 );

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { inSeconds, retryLater, TooManyRequests } from '../errors.js';
 import { policyField, writeLimitFields } from '../limits/ratelimit-fields.js';
-import { rateLimited } from '../observability/channels.js';
+import { rateLimited } from '../channels.js';
 import { PROVIDER_TOKEN_ID } from './auth.js';
 
 const WINDOW_MS = 60_000;

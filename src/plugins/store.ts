@@ -1,7 +1,7 @@
 // Decorates the app with its store and each request with its own handle on it (`request.store`); closes the store with the app.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { storeCalls } from '../observability/channels.js';
+import { storeCalls } from '../channels.js';
 import { TracedStore } from '../observability/traced-store.js';
 import type { PlantStore, Store } from '../store/plant-store.js';
 

@@ -1,6 +1,6 @@
 // The one log line of each schema migration applied, the same for SQLite and PostgreSQL: a migration leaves
 // more trace than a changed version number.
-import type { StoreLog } from './sqlite-health/storage-health.js';
+import type { StoreLog } from './plant-store.js';
 
 export interface AppliedMigration {
   from: number;

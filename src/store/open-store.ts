@@ -1,7 +1,7 @@
 // Chooses the store the configuration names: PostgreSQL when DATABASE_URL is set, else the SQLite file.
 import type { Config } from '../config.js';
 import type { Store } from './plant-store.js';
-import type { StoreLog } from './sqlite-health/storage-health.js';
+import type { StoreLog } from './plant-store.js';
 
 type StoreConfig = Pick<Config, 'databasePath'> &
   Partial<Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseTimeoutMs' | 'writeLockTimeoutMs'>>;

@@ -10,6 +10,12 @@ export type AddResult = 'created' | 'unchanged' | 'conflict';
 /** A token's SHA-256 hash, as base64 text (auth/tokens.ts): stores keep only this, never the token. */
 export type TokenHash = string;
 
+/** Where a store says what it did or met (migrations applied, a full disk): the app's logger, or the CLI's stderr. */
+export interface StoreLog {
+  error(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
 export interface TokenOwner {
   tokenId: number;
   user: string;

@@ -7,7 +7,6 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { openApiDocument } from '../../generated/openapi.js';
 import { componentSchemas, operations, type OperationId } from '../../generated/schemas.js';
 import { resolveRef } from '../../clients/conformance/src/openapi-ref.js';
-import { routePattern } from '../../src/plugins/route-table.js';
 import { loadContract } from '../../clients/conformance/src/contract-file.js';
 import { ResponseValidator } from '../../clients/conformance/src/response-validator.js';
 import { projectRoot } from './paths.js';
@@ -44,6 +43,15 @@ const isJson = (mediaType: string) => /[/+]json$/.test(mediaType);
 const mediaTypeOf = (contentType: string) => contentType.split(';', 1)[0]!.trim().toLowerCase();
 
 const resolve = (node: unknown) => resolveRef(openApiDocument, node) as Json;
+
+/** A Fastify route URL (`/plants/:id`) as a pattern for concrete paths. */
+const routePattern = (url: string) =>
+  new RegExp(
+    `^${url
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/')}$`,
+  );
 
 const patterns = Object.entries(operations).map(([id, operation]) => ({
   id: id as OperationId,

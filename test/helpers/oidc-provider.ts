@@ -6,8 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider, { type ClientMetadata, type Configuration } from 'oidc-provider';
 import type { Test } from 'tap';
-import type { OidcConfig } from '../../src/config.js';
-import { OIDC_DEFAULTS } from '../../src/auth/oidc/provider-settings.js';
+import { OIDC_DEFAULTS, type OidcConfig } from '../../src/config.js';
 
 export const AUDIENCE = 'https://plants.test';
 /** Another API at the same provider: its tokens are not for Plant Store. */

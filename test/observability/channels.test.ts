@@ -11,7 +11,7 @@ import {
   type CommitContext,
   type QueryTime,
   type StoreCallContext,
-} from '../../src/observability/channels.js';
+} from '../../src/channels.js';
 import { TracedStore } from '../../src/observability/traced-store.js';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 import { onlyOn } from '../helpers/store-under-test.js';

@@ -4,7 +4,7 @@
 import { RENDER_EVERY_MS } from '../../src/observability/metrics-server.js';
 import t, { type Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { authFailures, commits, queryTimes, rateLimited, rateLimitStoreErrors, storeCalls } from '../../src/observability/channels.js';
+import { authFailures, commits, queryTimes, rateLimited, rateLimitStoreErrors, storeCalls } from '../../src/channels.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { bearer, buildTestApp, inject, testConfig, tokenFor } from '../helpers/app.js';
 import { adminQuery } from '../helpers/postgres-database.js';

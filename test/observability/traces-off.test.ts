@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import t from 'tap';
 import { loadConfig } from '../../src/config.js';
-import { commits, storeCalls } from '../../src/observability/channels.js';
+import { commits, storeCalls } from '../../src/channels.js';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 import { otlpReceiver } from '../helpers/otlp-receiver.js';
 

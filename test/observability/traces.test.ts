@@ -158,7 +158,7 @@ t.test("pipelined requests: each one's store calls are in its own trace", async 
   const token = await tokenFor(app, 'alice');
   await app.listen({ port: 0, host: '127.0.0.1' });
   const callers = [1, 2, 3, 4].map((n) => caller(30 + n));
-  // The later ones wait for the answer ahead of them (plugins/in-order.ts), and then go on.
+  // The later ones wait for the answer ahead of them (http/connection.ts), and then go on.
   const requests = callers.map(
     ({ traceparent }) => `GET /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\ntraceparent: ${traceparent}\r\n\r\n`,
   );

@@ -8,7 +8,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'tap';
-import { ACCEPT_SOCKETS, listenOnAcceptSockets } from '../../src/plugins/accept-sockets.js';
+import { ACCEPT_SOCKETS, listenOnAcceptSockets } from '../../src/http/connection.js';
 import { buildTestApp } from '../helpers/app.js';
 import { cliCommand, finished, freePort } from '../helpers/process.js';
 import { eventually, until } from '../helpers/until.js';

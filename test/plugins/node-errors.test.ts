@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
-import { API_SECURITY_HEADERS } from '../../src/plugins/security-headers.js';
+import { API_SECURITY_HEADERS } from '../../src/http/headers.js';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
 import { parseAnswers, type Answer } from '../helpers/pipeline.js';
 

@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
-import { requestIdOf } from '../../src/plugins/request-id.js';
+import { requestIdOf } from '../../src/http/headers.js';
 import { bearer, inject, testConfig, tokenFor } from '../helpers/app.js';
 
 /** Writes raw bytes on a new connection and resolves with everything read until it closes. */

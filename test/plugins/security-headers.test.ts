@@ -3,7 +3,8 @@
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify from 'fastify';
 import t from 'tap';
-import { API_SECURITY_HEADERS, DOCUMENT_SECURITY_HEADERS } from '../../src/plugins/security-headers.js';
+import { API_SECURITY_HEADERS } from '../../src/http/headers.js';
+import { DOCUMENT_SECURITY_HEADERS } from '../../src/plugins/docs-headers.js';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 
 /** Helmet's headers that only steer how a browser runs a page. */

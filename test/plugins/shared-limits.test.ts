@@ -10,7 +10,7 @@ import { buildApp } from '../../src/app.js';
 import { createToken } from '../../src/auth/tokens.js';
 import type { Config } from '../../src/config.js';
 import { COMMAND_TIMEOUT_MS } from '../../src/limits/redis-connection.js';
-import type { RateLimitStoreError } from '../../src/observability/channels.js';
+import type { RateLimitStoreError } from '../../src/channels.js';
 import { bearer, fetchChecked, testConfig, type Reply } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
 import { skipReason, startRedis, type RedisServer } from '../helpers/redis-server.js';

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import t from 'tap';
-import { BODY_GRACE_MS } from '../../src/plugins/graceful-close.js';
+import { BODY_GRACE_MS } from '../../src/http/connection.js';
 import { bearer, tempDir } from '../helpers/app.js';
 import { projectRoot } from '../helpers/paths.js';
 import { loggedCreate, runCli, startServer, type RunningServer } from '../helpers/process.js';

@@ -1,8 +1,7 @@
 // What Swagger UI needs to sign in at the provider: its OAuth settings (authorization code + PKCE, a public
-// client) and page headers that let it reach the provider and get the popup's answer back.
+// client) and the popup's landing page (the page headers that let it reach the provider: plugins/docs-headers.ts).
 import type { FastifySwaggerInitOAuthOptions } from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { DOCUMENT_SECURITY_HEADERS } from '../../plugins/security-headers.js';
 import type { OidcConfig } from '../../config.js';
 
 /** Where the provider sends the browser back to; register it as the docs client's redirect URI. */
@@ -15,22 +14,6 @@ export function docsInitOAuth(oidc: OidcConfig): FastifySwaggerInitOAuthOptions 
     scopes: ['openid'],
     // Auth0 issues a JWT for an API only when asked with `audience`; other providers ignore the parameter.
     additionalQueryStringParams: { audience: oidc.audience },
-  };
-}
-
-/**
- * The docs pages' headers with sign-in: the page may fetch the provider's discovery document and token
- * endpoint (connect-src), and keeps a handle on the sign-in popup it opens (COOP same-origin-allow-popups).
- */
-export function signInDocumentHeaders(oidc: OidcConfig): Readonly<Record<string, string>> {
-  const provider = new URL(oidc.issuer).origin;
-  return {
-    ...DOCUMENT_SECURITY_HEADERS,
-    'content-security-policy': DOCUMENT_SECURITY_HEADERS['content-security-policy']!.replace(
-      "connect-src 'self'",
-      `connect-src 'self' ${provider}`,
-    ),
-    'cross-origin-opener-policy': 'same-origin-allow-popups',
   };
 }
 

@@ -3,8 +3,7 @@
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { FastifyBaseLogger } from 'fastify';
 import { inSeconds, ProviderUnavailable, retryLater } from '../../errors.js';
-import type { OidcConfig } from '../../config.js';
-import { discoveryUrl } from './provider-settings.js';
+import { discoveryUrl, type OidcConfig } from '../../config.js';
 
 /** Asymmetric signatures only: `none` and HMAC (HS*) are refused before any key is looked up. */
 export const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];

@@ -3,7 +3,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TracingChannelSubscribers } from 'node:diagnostics_channel';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { commits, storeCalls, type CommitContext, type StoreCallContext } from '../channels.js';
+import { commits, storeCalls, type CommitContext, type StoreCallContext } from '../../channels.js';
 
 /** OpenTelemetry's `db.system.name` values. */
 const DB_SYSTEM = { sqlite: 'sqlite', postgres: 'postgresql' } as const;

@@ -1,7 +1,7 @@
 // Opens a PostgreSQL pool (int8 as bigint, bounded waits, durable commits) and brings its schema up to date.
 import pg from 'pg';
 import { logMigration, type AppliedMigration } from '../migration-log.js';
-import type { StoreLog } from '../sqlite-health/storage-health.js';
+import type { StoreLog } from '../plant-store.js';
 import { migrations } from './migrations.js';
 
 export interface PoolSettings {

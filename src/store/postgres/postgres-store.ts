@@ -1,12 +1,12 @@
 // The PostgreSQL store: plain SQL through a pool, named statements (prepared once per connection); the creates of one turn share a statement, each delete has its own.
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import { queryTimes, type QueryTime } from '../../observability/channels.js';
+import { queryTimes, type QueryTime } from '../../channels.js';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
 import type { AddResult, PlantStore, Readiness, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
 import { listenerClient, migrate, openPool, type PoolSettings } from './database.js';
-import type { StoreLog } from '../sqlite-health/storage-health.js';
+import type { StoreLog } from '../plant-store.js';
 import { TokenCache } from './token-cache.js';
 
 export const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;

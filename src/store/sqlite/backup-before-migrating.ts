@@ -2,8 +2,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import type { StoreLog } from '../sqlite-health/storage-health.js';
-import { quickCheck } from '../sqlite-health/damage-checks.js';
+import type { StoreLog } from '../plant-store.js';
+import { quickCheck } from './damage-checks.js';
 import { backupDatabase, type BackupResult } from './backup.js';
 import { migrations } from './migrations.js';
 

@@ -3,10 +3,10 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { damagedOr, quickCheck } from '../sqlite-health/damage-checks.js';
-import type { StoreLog } from '../sqlite-health/storage-health.js';
+import { damagedOr, quickCheck } from './damage-checks.js';
+import type { StoreLog } from '../plant-store.js';
 import { logMigration, type AppliedMigration } from '../migration-log.js';
-import { explainOpenFailure, writeProblem } from '../sqlite-health/open-failure.js';
+import { explainOpenFailure, writeProblem } from './open-failure.js';
 import { migrations } from './migrations.js';
 import { refuseRemains } from './remains.js';
 

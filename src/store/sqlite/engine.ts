@@ -25,9 +25,10 @@ import { AsyncResource } from 'node:async_hooks';
 import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseBusy, inSeconds, retryLater } from '../../errors.js';
-import { commits, storeCalls } from '../../observability/channels.js';
+import { commits, storeCalls } from '../../channels.js';
 import type { SqliteDatabase } from './database.js';
-import { StorageHealth, type StoreLog } from '../sqlite-health/storage-health.js';
+import type { StoreLog } from '../plant-store.js';
+import { StorageHealth } from './storage-health.js';
 
 /** Syncs a file's data to disk (fs.fdatasync; tests pass one whose timing they control). */
 export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;

@@ -1,6 +1,6 @@
 // Counts the SQLite store's commits as metrics and traces see them: on the `plant-store:commit` channel.
 import type { Test } from 'tap';
-import { commits } from '../../../src/observability/channels.js';
+import { commits } from '../../../src/channels.js';
 
 export function countCommits(t: Test): { count: number } {
   const counted = { count: 0 };

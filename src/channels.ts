@@ -3,14 +3,14 @@
 // subscriber a publication costs one property check (`hasSubscribers`), so it stays on the hot path.
 import type { AsyncResource } from 'node:async_hooks';
 import { channel, tracingChannel } from 'node:diagnostics_channel';
-import type { PlantStore } from '../store/plant-store.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
 /** One call of a request's store handle (plugins/store.ts traces them). */
 export interface StoreCallContext {
   store: StoreKind;
-  operation: keyof PlantStore;
+  /** The PlantStore method called. */
+  operation: string;
 }
 
 /**

@@ -8,10 +8,7 @@ import type { Readiness } from '../plant-store.js';
 import { isDamage } from './damage-checks.js';
 
 /** Where the store reports what happens to its file (the app's logger; pino's signature). */
-export interface StoreLog {
-  error(details: object, message: string): void;
-  info(details: object, message: string): void;
-}
+import type { StoreLog } from '../plant-store.js';
 
 const silent: StoreLog = { error: () => undefined, info: () => undefined };
 /** Free space at which a disk that was full counts as writable again: room for a few hundred WAL frames. */
