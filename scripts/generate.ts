@@ -29,7 +29,10 @@ async function render(): Promise<Record<string, string>> {
   const input = process.argv.indexOf('--input');
   const yamlText = readFileSync(input === -1 ? join(root, 'openapi.yaml') : process.argv[input + 1]!, 'utf8');
   const document = parse(yamlText) as JsonObject;
-  const types = astToString(await openapiTS(structuredClone(document) as never, { transform: int64AsBigint, silent: true }));
+  // emptyObjectsUnknown: an object schema without properties (the served document) is any object, not `{}` of nothing.
+  const types = astToString(
+    await openapiTS(structuredClone(document) as never, { transform: int64AsBigint, emptyObjectsUnknown: true, silent: true }),
+  );
   return {
     'types.d.ts': HEADER + types,
     'openapi.ts':
