@@ -8,6 +8,8 @@ import { openApiDocument, openApiYaml } from '../generated/openapi.js';
 import { wantsListing } from './accept.js';
 import { decodeCursor, encodeCursor, MockPlants } from './mock-plants.js';
 import { describe, requestValidators } from './request-validation.js';
+import type { OperationId } from '../generated/schemas.js';
+import { unimplementedHandlers } from './unimplemented.js';
 
 type Plant = components['schemas']['Plant'];
 
@@ -16,7 +18,23 @@ export interface PlantStoreHandlersOptions {
   baseUrl: string;
   /** The tokens the mock accepts: a list (each token a user of its own) or `{ token: user }` (tokens of one user share its plants). */
   tokens: readonly string[] | Readonly<Record<string, string>>;
+  /**
+   * The OpenAPI document to answer by; by default the one this package was built from. An operation it declares
+   * that the mock does not implement answers 501 with an Error naming it.
+   */
+  contract?: Record<string, unknown>;
 }
+
+/** The operations the handlers below answer; any other operation of the contract answers 501. */
+const IMPLEMENTED: ReadonlySet<OperationId> = new Set<OperationId>([
+  'listPlants',
+  'addPlant',
+  'deletePlant',
+  'getHealth',
+  'getReadiness',
+  'getOpenApiJson',
+  'getOpenApiYaml',
+]);
 
 /** The service's body limit: larger bodies answer 413. */
 const BODY_LIMIT = 16 * 1024;
@@ -96,8 +114,9 @@ function apartFromIntegers(value: ExactJson): unknown {
 }
 
 /**
- * The handlers, in the order MSW tries them: the plant operations, the open operations, then a 405
- * for a method a path does not have and a 404 for any other path under `baseUrl`.
+ * The handlers, in the order MSW tries them: the plant operations, the open operations, a 501 for an
+ * operation of the contract the mock does not implement, then a 405 for a method a path does not have and
+ * a 404 for any other path under `baseUrl`.
  */
 /** The service's paths, exactly: MSW matches them regardless of case and of a trailing slash, the service does not. */
 const LIST = /\/plants$/;
@@ -214,6 +233,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
     ...open('/readyz', () => '{"status":"ok"}', 'application/json; charset=utf-8'),
     ...open('/openapi.json', () => JSON.stringify(openApiDocument), 'application/json; charset=utf-8'),
     ...open('/openapi.yaml', () => openApiYaml, 'application/yaml; charset=utf-8'),
+    ...unimplementedHandlers(base, options.contract ?? openApiDocument, IMPLEMENTED, refuse),
     http.all(`${base}/plants`, ({ request }) =>
       exactly(request, LIST)
         ? refuse(request, 405, `${request.method} is not allowed on /plants; use GET or POST.`, { allow: 'GET, POST' })
