@@ -18,7 +18,7 @@ import routeTable from './plugins/route-table.js';
 import nodeErrors, { clientErrorHandler, frameworkErrors } from './plugins/node-errors.js';
 import securityHeaders from './plugins/security-headers.js';
 import sharedLimits from './plugins/shared-limits.js';
-import operationRoutes from './contract/operation-routes.js';
+import operationRoutes, { type Handlers } from './contract/operation-routes.js';
 import { contractDocumentHandlers } from './routes/contract-documents.js';
 import { servedContract } from './contract/served-contract.js';
 import { healthHandlers } from './routes/health.js';
@@ -86,9 +86,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   const served = servedContract(config.oidc);
+  // Every operation's handler, typed from openapi.yaml: one missing here fails to compile, naming it.
+  const handlers: Handlers = { ...healthHandlers, ...contractDocumentHandlers(served), ...plantHandlers };
   // Each operation goes to the open scope or the protected one as openapi.yaml's `security` says.
   await app.register(operationRoutes, {
-    handlers: { ...healthHandlers, ...contractDocumentHandlers(served), ...plantHandlers },
+    handlers,
     // Open endpoints answer HEAD like GET (load balancers, link checkers); Swagger UI is one of them.
     open: async (scope) => {
       scope.addHook('onRoute', headLikeGet(scope.routeTable));
