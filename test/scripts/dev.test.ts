@@ -57,8 +57,8 @@ t.test('npm run dev serves, and restarts on a save in src/ or openapi.yaml (gene
     return answered!;
   };
   /**
-   * Saves until the server restarts: tsx watch adds its watches as the server imports files, and says nothing
-   * when it has, so a save that comes first may go unseen (a second save, as a person would make, is seen).
+   * Saves until the server restarts: a save that lands while the server is still starting may find its watch not
+   * yet set (a second save, as a person would make, is seen).
    */
   const saveUntilRestart = async (save: () => void, what: string) => {
     const before = starts().length;
