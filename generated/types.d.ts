@@ -861,7 +861,7 @@ export interface operations {
                      *       "openapi": "3.1.0"
                      *     }
                      */
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             503: components["responses"]["Overloaded"];

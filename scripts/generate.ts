@@ -33,7 +33,10 @@ async function render(): Promise<Record<string, string>> {
   // A deprecation needs its dates, and the headers its answers then carry declared (CONTRIBUTING.md, retiring an operation).
   const undeclared = undeclaredDeprecationHeaders(document);
   if (undeclared.length > 0) throw new Error(`openapi.yaml: ${undeclared.join('; ')}`);
-  const types = astToString(await openapiTS(structuredClone(document) as never, { transform: int64AsBigint, silent: true }));
+  // emptyObjectsUnknown: an object schema without properties (the served document) is any object, not `{}` of nothing.
+  const types = astToString(
+    await openapiTS(structuredClone(document) as never, { transform: int64AsBigint, emptyObjectsUnknown: true, silent: true }),
+  );
   return {
     'types.d.ts': HEADER + types,
     'openapi.ts':

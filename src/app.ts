@@ -12,7 +12,7 @@ import loadShedding from './plugins/load-shedding.js';
 import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
 import sharedLimits from './plugins/shared-limits.js';
-import operationRoutes from './contract/operation-routes.js';
+import operationRoutes, { type Handlers } from './contract/operation-routes.js';
 import { contractDocumentHandlers } from './routes/contract-documents.js';
 import { servedContract } from './contract/served-contract.js';
 import { deprecations } from '@plant-store/conformance/deprecation';
@@ -82,9 +82,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   }
 
+  // Every operation's handler, typed from openapi.yaml: one missing here fails to compile, naming it.
+  const handlers: Handlers = { ...healthHandlers, ...contractDocumentHandlers(served), ...plantHandlers };
   // Each operation goes to the open scope or the protected one as openapi.yaml's `security` says.
   await app.register(operationRoutes, {
-    handlers: { ...healthHandlers, ...contractDocumentHandlers(served), ...plantHandlers },
+    handlers,
     document: served.docs,
     open: async (scope) => {
       await scope.register(docs, { document: served.docs, oidc: config.oidc });

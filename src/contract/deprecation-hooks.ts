@@ -7,7 +7,12 @@ import { deprecatedRequests, type DeprecatedRequest } from '../channels.js';
 type OnSend = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>;
 
 /** Per operationId, the route options that announce its deprecations; `{}` for an operation with none. */
-export function deprecationHooks(document: Record<string, unknown>): (operationId: string) => { onSend?: OnSend } {
+/** The hooks a route adds to announce its deprecation: none for an operation the contract does not deprecate. */
+export interface DeprecationHooks {
+  onSend?: OnSend;
+}
+
+export function deprecationHooks(document: Record<string, unknown>): (operationId: string) => DeprecationHooks {
   const hooks = new Map<string, OnSend>();
   for (const deprecated of deprecations(document)) {
     if (deprecated.operationId === undefined) continue;

@@ -5,31 +5,49 @@ import type {
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
-  RouteGenericInterface,
   RouteHandlerMethod,
 } from 'fastify';
 import { openApiDocument } from '../../generated/openapi.js';
 import { operations, type OperationId } from '../../generated/schemas.js';
-import { deprecationHooks } from './deprecation-hooks.js';
+import { deprecationHooks, type DeprecationHooks } from './deprecation-hooks.js';
+import type { operations as Contract } from '../../generated/types.js';
+import type { JsonText } from './json-text.js';
 import { operation } from './operation.js';
 
-/** A handler for one operation, typed with that operation's request parts. */
-export type OperationHandler<RouteGeneric extends RouteGenericInterface = RouteGenericInterface> = RouteHandlerMethod<
+/** A JSON media type (`application/json`, `application/...+json`): its body may also be sent as ready JSON text. */
+type JsonMediaType = 'application/json' | `${string}+json`;
+
+/** The body of one declared response, in any of its media types; `undefined` when it has none (204). */
+type ResponseBody<Response> = Response extends { content: infer Content }
+  ? { [Media in keyof Content]: Media extends JsonMediaType ? Content[Media] | JsonText<Content[Media]> : Content[Media] }[keyof Content]
+  : undefined;
+
+/** The request and reply of an operation as Fastify types a route: `Reply` by status, so `reply.code(n)` takes only a declared status. */
+export interface OperationRoute<Id extends OperationId> {
+  Params: Contract[Id]['parameters']['path'];
+  Querystring: NonNullable<Contract[Id]['parameters']['query']>;
+  Body: NonNullable<Contract[Id]['requestBody']> extends { content: infer Content } ? Content[keyof Content] : never;
+  Reply: { [Status in keyof Contract[Id]['responses']]: ResponseBody<Contract[Id]['responses'][Status]> };
+}
+
+/** The handler of one operation, its request and reply typed from openapi.yaml. */
+export type OperationHandler<Id extends OperationId> = RouteHandlerMethod<
   RawServerDefault,
   RawRequestDefaultExpression,
   RawReplyDefaultExpression,
-  RouteGeneric
+  OperationRoute<Id>
 >;
 
-export type Handlers = Record<string, OperationHandler>;
-
 /**
- * Lets a handler typed for its own query, params or body stand in the table of handlers: the
- * route schema generated for the operation validates those parts before the handler runs.
+ * A handler for every operation of openapi.yaml and none other, by operationId: after `npm run generate`,
+ * an operation without a handler, a handler without an operation, or a request or reply that differs from the
+ * contract fails to compile, naming the operationId. The handlers live in src/routes/ (the plant operations in
+ * plants.ts) and are joined in src/app.ts.
  */
-export function handler<RouteGeneric extends RouteGenericInterface>(typed: OperationHandler<RouteGeneric>): OperationHandler {
-  return typed as unknown as OperationHandler;
-}
+export type Handlers = { [Id in OperationId]: OperationHandler<Id> };
+
+/** Where the handlers live, for the start-up check's message (a `tsx` run does not type-check). */
+export const HANDLERS_LOCATION = 'src/routes/ (the plant operations in src/routes/plants.ts), joined in src/app.ts';
 
 /** What differs between the contract's operations and the handlers, one phrase each; empty when they match. */
 export function mismatches(operationIds: string[], handlerIds: string[]): string[] {
@@ -49,14 +67,19 @@ export interface OperationRoutesOptions {
   protect: (scope: FastifyInstance) => Promise<void>;
 }
 
+/** One operation's route; generic in the operationId, so its handler and route types are the same operation's. */
+function routeOf<Id extends OperationId>(scope: FastifyInstance, id: Id, handler: Handlers[Id], hooks: DeprecationHooks): void {
+  // The operationId rides in the route's config: metrics label requests by it (src/plugins/metrics.ts).
+  scope.route<OperationRoute<Id>>({ ...operation(id), config: { operationId: id }, ...hooks, handler });
+}
+
 export default async function operationRoutes(app: FastifyInstance, options: OperationRoutesOptions) {
   const ids = Object.keys(operations) as OperationId[];
   const problems = mismatches(ids, Object.keys(options.handlers));
-  if (problems.length > 0) throw new Error(`the routes do not match openapi.yaml: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new Error(`the routes do not match openapi.yaml: ${problems.join('; ')} (handlers live in ${HANDLERS_LOCATION})`);
   const announce = deprecationHooks(options.document ?? openApiDocument);
-  // The operationId rides in the route's config: metrics label requests by it (src/plugins/metrics.ts).
-  const route = (scope: FastifyInstance, id: OperationId) =>
-    scope.route({ ...operation(id), config: { operationId: id }, ...announce(id), handler: options.handlers[id]! });
+  const route = (scope: FastifyInstance, id: OperationId) => routeOf<OperationId>(scope, id, options.handlers[id], announce(id));
 
   await app.register(async function openOperations(scope) {
     await options.open?.(scope);

@@ -2,11 +2,15 @@
 // replaced by the configured provider's discovery URL, or without that scheme when no provider is configured.
 import { parse, parseDocument } from 'yaml';
 import { openApiDocument as projectDocument, openApiYaml as projectYaml } from '../../generated/openapi.js';
+import type { operations } from '../../generated/types.js';
 import { discoveryUrl, type OidcConfig } from '../config.js';
+import { jsonText, type JsonText } from './json-text.js';
 
 const SCHEME = 'oidc';
 
 type Json = Record<string, unknown>;
+/** What /openapi.json answers, as openapi.yaml declares it. */
+type OpenApiJson = operations['getOpenApiJson']['responses'][200]['content']['application/json'];
 const schemes = (document: Json) =>
   (document.components as { securitySchemes: Record<string, { openIdConnectUrl?: string }> }).securitySchemes;
 
@@ -15,7 +19,7 @@ export const PLACEHOLDER_URL = schemes(projectDocument)[SCHEME]?.openIdConnectUr
 
 export interface ServedContract {
   /** /openapi.json and /openapi.yaml, and what Swagger UI shows: one document. */
-  json: string;
+  json: JsonText<OpenApiJson>;
   yaml: string;
   docs: Json;
 }
@@ -38,7 +42,7 @@ function withoutProvider(openApiYaml: string, openApiDocument: Json): ServedCont
     owner.security = requirements.filter((requirement) => !(SCHEME in requirement));
     yaml.setIn(at, owner.security);
   }
-  return { json: JSON.stringify(docs), yaml: yaml.toString({ lineWidth: 0, flowCollectionPadding: false }), docs };
+  return { json: jsonText(docs), yaml: yaml.toString({ lineWidth: 0, flowCollectionPadding: false }), docs };
 }
 
 let unconfigured: ServedContract | undefined;
@@ -56,5 +60,5 @@ export function servedContract(oidc: OidcConfig | undefined, contract?: string):
   const document = structuredClone(openApiDocument);
   schemes(document)[SCHEME]!.openIdConnectUrl = url;
   // The placeholder is written once in openapi.yaml (test/contract/served-contract.test.ts): replacing its text keeps the file's layout.
-  return { json: JSON.stringify(document), yaml: openApiYaml.replace(PLACEHOLDER_URL, url), docs: document };
+  return { json: jsonText(document), yaml: openApiYaml.replace(PLACEHOLDER_URL, url), docs: document };
 }

@@ -1,9 +1,13 @@
 // A page of plants as every store answers it: its JSON text, its ids, and where the next page starts.
 import type { components } from '../../generated/types.js';
+import { jsonText, type JsonText } from '../contract/json-text.js';
 import { encodeCursor } from './cursor.js';
-import { listingJson } from './listing-json.js';
+import { listingJson, type ListingJson } from './listing-json.js';
 
 type Plant = components['schemas']['Plant'];
+
+/** A page's application/json text: the JSON of its plants (a store that writes it in SQL says so where it reads it). */
+export type PageJson = JsonText<Plant[]>;
 
 /** A plant row as a store that reads rows has it (PostgreSQL): rows come in ascending id order. */
 export type PlantRow = [id: bigint, name: string, tag: string | null];
@@ -33,7 +37,7 @@ export class PlantPage {
   /** ...whose first plant has this id: deleting a plant after that one leaves this page as it is. */
   readonly nextId?: bigint;
   readonly #ids: string;
-  #listing: string | undefined;
+  #listing: ListingJson | undefined;
 
   /**
    * `json` is the page's plants as the application/json text GET /plants answers, exactly as
@@ -44,7 +48,7 @@ export class PlantPage {
    * holds is copied and promoted (the CPU per extra row of docs/benchmarks.md's page-size scenario).
    */
   constructor(
-    readonly json: string,
+    readonly json: PageJson,
     ids: string,
     next?: NextPage,
   ) {
@@ -61,7 +65,7 @@ export class PlantPage {
    * first request that asks for it, from the page's own text, and kept with the page (the SQLite
    * store caches first pages), so an answer in the default representation never pays for it.
    */
-  get listingJson(): string {
+  get listingJson(): ListingJson {
     return (this.#listing ??= listingJson(this.#ids === '' ? [] : this.#ids.split(','), JSON.parse(this.json) as Plant[]));
   }
 
@@ -90,5 +94,5 @@ export function toPage(rows: readonly PlantRow[], limit: number): PlantPage {
     plants.push(tag === null ? { name } : { name, tag });
   }
   const next = rows.length > limit ? { lastId: rows[limit - 1]![0], nextId: rows[limit]![0] } : undefined;
-  return new PlantPage(JSON.stringify(plants), ids.join(','), next); // join: one flat string, where += makes a rope
+  return new PlantPage(jsonText(plants), ids.join(','), next); // join: one flat string, where += makes a rope
 }

@@ -1,5 +1,5 @@
 // Liveness and readiness, open to everyone; a store that is not ready says why (a full disk is not an unreachable database).
-import { handler, type Handlers } from '../contract/operation-routes.js';
+import type { Handlers } from '../contract/operation-routes.js';
 import { DatabaseUnavailable, NotReadyDamaged, NotReadyDiskFull, NotReadyFileGone } from '../errors.js';
 import type { Readiness } from '../store/plant-store.js';
 
@@ -10,19 +10,11 @@ const notReady: Record<Exclude<Readiness, 'ready'>, new () => Error> = {
   'file-gone': NotReadyFileGone,
 };
 
-export const healthHandlers: Handlers = {
-  getHealth: handler(async () => ({ status: 'ok' })),
-  getReadiness: handler(async (request) => {
+export const healthHandlers = {
+  getHealth: async () => ({ status: 'ok' }),
+  getReadiness: async (request) => {
     const readiness = await request.server.store.readiness();
     if (readiness !== 'ready') throw new notReady[readiness]();
     return { status: 'ok' };
-  }),
-};
-// 1
-// 2
-// 3
-// x
-// y
-// 1
-// 2
-// 3
+  },
+} satisfies Partial<Handlers>;

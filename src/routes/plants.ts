@@ -1,14 +1,9 @@
 // The three plant operations; schemas and types come from generated/, storage from the request's store handle.
 import type { FastifyReply } from 'fastify';
-import type { operations } from '../../generated/types.js';
-import { handler, type Handlers } from '../contract/operation-routes.js';
+import type { Handlers } from '../contract/operation-routes.js';
 import { PlantConflict, PlantNotFound } from '../errors.js';
 import { DEFAULT_CONTENT_TYPE, LISTING_CONTENT_TYPE, wantsListing } from '../negotiation/list-representation.js';
 import { decodeCursor } from '../pagination/cursor.js';
-
-type ListQuery = NonNullable<operations['listPlants']['parameters']['query']>;
-type NewPlant = operations['addPlant']['requestBody']['content']['application/json'];
-type DeleteParams = operations['deletePlant']['parameters']['path'];
 
 /** Adds Accept to Vary, keeping what is there (CORS puts Origin in it before the handler runs). */
 function varyByAccept(reply: FastifyReply): void {
@@ -16,19 +11,19 @@ function varyByAccept(reply: FastifyReply): void {
   reply.header('vary', vary === undefined ? 'Accept' : `${String(vary)}, Accept`);
 }
 
-export const plantHandlers: Handlers = {
-  listPlants: handler<{ Querystring: ListQuery }>(async (request, reply) => {
+export const plantHandlers = {
+  listPlants: async (request, reply) => {
     const limit = Number(request.query.limit); // validation filled in the default
     const cursor = request.query.cursor;
     const page = await request.store.listPlants(request.user, cursor === undefined ? undefined : decodeCursor(cursor), limit);
     if (page.cursor !== undefined) reply.header('link', `</plants?limit=${limit}&cursor=${page.cursor}>; rel="next"`);
     varyByAccept(reply);
     // The page is already the JSON of the chosen representation's schema: sent as it is, not serialized again.
-    if (wantsListing(request.headers.accept)) return reply.type(LISTING_CONTENT_TYPE).send(page.listingJson);
-    return reply.type(DEFAULT_CONTENT_TYPE).send(page.json);
-  }),
+    if (wantsListing(request.headers.accept)) return reply.type(LISTING_CONTENT_TYPE).code(200).send(page.listingJson);
+    return reply.type(DEFAULT_CONTENT_TYPE).code(200).send(page.json);
+  },
 
-  addPlant: handler<{ Body: NewPlant }>(async (request, reply) => {
+  addPlant: async (request, reply) => {
     const { name, tag } = request.body;
     const id = BigInt(request.body.id);
     const plant = tag === undefined ? { name } : { name, tag };
@@ -37,11 +32,11 @@ export const plantHandlers: Handlers = {
     // The body stays the spec's Plant; the id, in exact digits, is where the plant is.
     reply.header('location', `/plants/${id}`);
     return plant;
-  }),
+  },
 
-  deletePlant: handler<{ Params: DeleteParams }>(async (request, reply) => {
+  deletePlant: async (request, reply) => {
     const id = BigInt(request.params.id);
     if (!(await request.store.deletePlant(request.user, id))) throw new PlantNotFound(String(id));
     return reply.code(204).send();
-  }),
-};
+  },
+} satisfies Partial<Handlers>;

@@ -17,6 +17,7 @@ import { Http, Interrupted } from './http.js';
 import { line, writeJunit } from './report.js';
 import { ResponseValidator } from './response-validator.js';
 import { Run, type Created } from './run.js';
+import { uncheckedOperations } from './unchecked-operations.js';
 
 export const CONFORMANCE_USAGE =
   '--base-url <url> --token <token> --other-token <token of another user> [--junit <file>] [--rate-limit] [--contract <openapi.yaml or .json>] [--timeout <seconds>]';
@@ -238,6 +239,10 @@ export async function conformanceCommand(args: string[], { program = 'plant-stor
     }
   }
   process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+  for (const result of uncheckedOperations(contract, run.results, interrupted)) {
+    run.results.push(result);
+    print(line(result));
+  }
   declaredAnswerResults(run, contract, settings.rateLimit, interrupted, print);
 
   if (settings.junit !== undefined) writeJunit(settings.junit, run.results, `plant-store conformance of ${settings.baseUrl}`);

@@ -12,7 +12,7 @@ export interface DeclaredAnswer {
   mediaType?: string;
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const asObject = (value: unknown): JsonObject => (typeof value === 'object' && value !== null ? (value as JsonObject) : {});
 
 export const answerKey = (operation: string, status: string, mediaType?: string): string =>

@@ -1,7 +1,7 @@
 // The SQLite store: plain SQL prepared once, row mappers, and the caches of first pages and token
 // owners. Every statement runs through the engine (engine.ts), which says why answers are durable and fresh.
 import { LRUCache } from 'lru-cache';
-import { PlantPage, rowsToRead } from '../../pagination/page.js';
+import { PlantPage, rowsToRead, type PageJson } from '../../pagination/page.js';
 import type { PlantStore, Readiness, Store, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses } from '../token-uses.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
@@ -129,7 +129,7 @@ export class SqliteStore implements Store {
     if (cached !== undefined || syncing) return cached ?? AFTER_SYNC;
     const [json, ids, lastId, nextId] = (
       after === undefined ? this.#sql.firstPage.get(owner, owner, limit) : this.#sql.nextPage.get(owner, owner, after, limit)
-    ) as [string, string, bigint | null, bigint | null];
+    ) as [PageJson, string, bigint | null, bigint | null]; // json_object writes the JSON of each Plant (above)
     const page = new PlantPage(json, ids, nextId === null ? undefined : { lastId: lastId!, nextId });
     if (after === undefined) this.#pages.set(owner, new Map(this.#pages.peek(owner)).set(limit, page));
     return page;

@@ -118,6 +118,25 @@ t.test('--rate-limit adds the 429 of each plant operation, after the plants are 
     t.match(run.stdout, `PASS  ${operation}  declared 429 application/json: exercised`);
 });
 
+t.test('a contract that declares an operation the run has no check for fails the run, naming the operation', async (t) => {
+  const { url, token, otherToken } = await shared;
+  const grown = loadContract(join(projectRoot, 'openapi.yaml')) as { paths: Record<string, Record<string, unknown>> };
+  grown.paths['/plants/{id}']!.get = { operationId: 'getPlant', responses: { '200': { description: 'A plant.' } } };
+  const file = join(tempDir(t), 'grown.json');
+  writeFileSync(file, JSON.stringify(grown));
+  const run = await runConformance(runArgs(url, { token, otherToken }, ['--contract', file]));
+  t.equal(run.code, 1, run.stdout + run.stderr);
+  t.match(
+    run.stdout,
+    /^FAIL {2}GET \/plants\/\{id\} {2}has checks in this runner \(getPlant\): expected checks of getPlant in @plant-store\/conformance .*; got none: openapi\.yaml declares getPlant, and this runner has no check for it$/m,
+  );
+  t.same(
+    checkLines(run.stdout).filter((line) => / has checks in this runner /.test(line)).length,
+    1,
+    'only the new operation lacks checks',
+  );
+});
+
 t.test(
   "the server's plant-store conformance runs the package, with the openapi.yaml the package ships",
   {

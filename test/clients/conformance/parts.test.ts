@@ -9,6 +9,7 @@ import { declaredAnswers, whyNotExercisable } from '../../../clients/conformance
 import { parseExactJson } from '../../../clients/conformance/src/exact-json.js';
 import { jsonDifferences } from '../../../clients/conformance/src/json-differences.js';
 import { junit, line, type Result } from '../../../clients/conformance/src/report.js';
+import { uncheckedOperations } from '../../../clients/conformance/src/unchecked-operations.js';
 import { projectRoot } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
@@ -99,4 +100,35 @@ t.test('one line per check, and JUnit XML with one testcase each, escaped', asyn
   t.match(report, '<testcase classname="POST /plants" name="refuses &lt;this&gt; &amp; &quot;that&quot;" time="0.020">');
   t.match(report, '<failure message="expected 400; got 500 {&quot;error&quot;:500}?">');
   t.match(report, '<skipped message="taken"/>');
+});
+
+t.test('an operation of the contract that no check of the run is about fails, by name; a skip when interrupted', async (t) => {
+  const grown = contract();
+  grown.paths['/plants/{id}'].get = { operationId: 'getPlant', responses: { '200': { description: 'A plant.' } } };
+  grown.paths['/gardens'] = { post: { responses: { '201': { description: 'A garden.' } } } };
+  const ran = (operation: string): Result => ({ status: 'pass', operation, title: 't', expected: 'e', actual: 'a', seconds: 0 });
+  const checked = [
+    'GET /plants',
+    'POST /plants',
+    'DELETE /plants/{id}',
+    'GET /healthz',
+    'GET /readyz',
+    'GET /openapi.json',
+    'GET /openapi.yaml',
+  ];
+  t.same(uncheckedOperations(contract(), checked.map(ran), false), [], 'every operation of openapi.yaml has a check');
+  const unchecked = uncheckedOperations(grown, checked.map(ran), false);
+  t.same(unchecked.map(line), [
+    'FAIL  GET /plants/{id}  has checks in this runner (getPlant): expected checks of getPlant in @plant-store/conformance (clients/conformance/src/checks/); got none: openapi.yaml declares getPlant, and this runner has no check for it',
+    'FAIL  POST /gardens  has checks in this runner ((no operationId)): expected checks of (no operationId) in @plant-store/conformance (clients/conformance/src/checks/); got none: openapi.yaml declares (no operationId), and this runner has no check for it',
+  ]);
+  t.same(
+    uncheckedOperations(grown, checked.map(ran), true).map((result) => [result.status, result.operation]),
+    [
+      ['skip', 'GET /plants/{id}'],
+      ['skip', 'POST /gardens'],
+    ],
+  );
+  // Any result about an operation, whatever its status, is a check the runner has for it.
+  t.same(uncheckedOperations(grown, [...checked, 'GET /plants/{id}', 'POST /gardens'].map(ran), false), []);
 });

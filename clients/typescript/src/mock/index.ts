@@ -9,6 +9,8 @@ import { openApiDocument, openApiYaml } from '../generated/openapi.js';
 import { wantsListing } from './accept.js';
 import { decodeCursor, encodeCursor, MockPlants, type MockStorage } from './mock-plants.js';
 import { describe, requestValidators } from './request-validation.js';
+import type { OperationId } from '../generated/schemas.js';
+import { unimplementedHandlers } from './unimplemented.js';
 
 type Plant = components['schemas']['Plant'];
 
@@ -25,6 +27,11 @@ export interface PlantStoreHandlersOptions {
    * tokens come from `tokens` on every start, request ids are new per answer, and the mock has no rate limit.
    */
   persist?: boolean | { storage?: MockStorage; key?: string };
+  /**
+   * The OpenAPI document to answer by; by default the one this package was built from. An operation it declares
+   * that the mock does not implement answers 501 with an Error naming it.
+   */
+  contract?: Record<string, unknown>;
 }
 
 /** The storage and key `persist` asks for, or undefined for plants in memory only. */
@@ -36,6 +43,17 @@ function storageOf(options: PlantStoreHandlersOptions): { storage: MockStorage; 
     throw new TypeError('persist: true keeps plants in localStorage, and there is none here (not a browser); pass persist: { storage }.');
   return { storage, key: chosen.key ?? `plant-store-mock:${options.baseUrl}` };
 }
+
+/** The operations the handlers below answer; any other operation of the contract answers 501. */
+const IMPLEMENTED: ReadonlySet<OperationId> = new Set<OperationId>([
+  'listPlants',
+  'addPlant',
+  'deletePlant',
+  'getHealth',
+  'getReadiness',
+  'getOpenApiJson',
+  'getOpenApiYaml',
+]);
 
 /** The service's body limit: larger bodies answer 413. */
 const BODY_LIMIT = 16 * 1024;
@@ -113,8 +131,9 @@ function apartFromIntegers(value: ExactJson): unknown {
 }
 
 /**
- * The handlers, in the order MSW tries them: the plant operations, the open operations, then a 405
- * for a method a path does not have and a 404 for any other path under `baseUrl`.
+ * The handlers, in the order MSW tries them: the plant operations, the open operations, a 501 for an
+ * operation of the contract the mock does not implement, then a 405 for a method a path does not have and
+ * a 404 for any other path under `baseUrl`.
  */
 /** The service's paths, exactly: MSW matches them regardless of case and of a trailing slash, the service does not. */
 const LIST = /\/plants$/;
@@ -229,6 +248,7 @@ export function plantStoreHandlers(options: PlantStoreHandlersOptions): HttpHand
     ...open('/readyz', () => '{"status":"ok"}', 'application/json; charset=utf-8'),
     ...open('/openapi.json', () => JSON.stringify(openApiDocument), 'application/json; charset=utf-8'),
     ...open('/openapi.yaml', () => openApiYaml, 'application/yaml; charset=utf-8'),
+    ...unimplementedHandlers(base, options.contract ?? openApiDocument, IMPLEMENTED, refuse),
     http.all(`${base}/plants`, ({ request }) =>
       exactly(request, LIST)
         ? refuse(request, 405, methodNotAllowed(request.method, servicePath(request), ['GET', 'POST']), { allow: 'GET, POST' })
