@@ -1,0 +1,244 @@
+// The HTTP edge's cases as one table: how each request is sent (app.inject, raw socket bytes, pipelined bytes) and what must come back.
+import { gzipSync } from 'node:zlib';
+import type { InjectOptions } from 'fastify';
+
+/** Stands for alice's token in any row; the runner puts the real one in before sending. */
+export const TOKEN = '<token>';
+
+/** A version 4 UUID, as the service makes request ids. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+export type Send =
+  /** Through app.inject, the answer checked against openapi.yaml. */
+  | { inject: InjectOptions }
+  /** Bytes on a new socket; the first whole answer, or what came before the server closed. */
+  | { raw: string | Buffer }
+  /** Every request written at once on one connection; the row's checks are of the last answer. */
+  | { pipelined: string[] };
+
+export interface EdgeCase {
+  name: string;
+  send: Send;
+  status: number;
+  /** The Error shape (JSON, exactly error and message, error the status) with this message, and the API's security headers. */
+  message?: RegExp;
+  /** Header values (names in lower case): a string is exact, a pattern matched, undefined absent. */
+  headers?: Record<string, string | RegExp | undefined>;
+  /** The body: a string is exact, a pattern matched. */
+  body?: string | RegExp;
+  /** Patterns the body must not match, with why. */
+  bodyNot?: Array<[RegExp, string]>;
+  /** The body is shorter than this many bytes (a short message, not an echo of the URL). */
+  shorterThan?: number;
+  /** Patterns the raw answer text must match (raw and pipelined rows). */
+  text?: RegExp[];
+  /** The messages of the log lines with this request id, in order; `{message}` stands for the answer's own message. */
+  logged?: { id: string; messages: string[] };
+}
+
+const auth = `Authorization: Bearer ${TOKEN}\r\n`;
+const zipped = gzipSync('{"id":1,"name":"zipped"}');
+const chunk = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n0\r\n\r\n')]);
+const codedPost = (coding: string, bytes: Buffer) =>
+  Buffer.concat([
+    Buffer.from(
+      `POST /plants HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: ${coding}\r\nConnection: close\r\n\r\n`,
+    ),
+    chunk(bytes),
+  ]);
+const big = `{"id":1,"name":"${'a'.repeat(20_000)}"}`;
+const closingPost = `POST /plants HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n`;
+const refusedBody = (id: string) => `POST /plants HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nX-Request-Id: ${id}\r\n`;
+
+/**
+ * Answers from Node's HTTP layer and from Fastify's router, which come before any hook of ours, and the
+ * request id every answer carries.
+ * Order matters once: the rows that store a plant come after the check that nothing was stored.
+ */
+export const edgeCases: EdgeCase[] = [
+  // Node's own refusals.
+  { name: 'no Host header', send: { raw: 'GET /healthz HTTP/1.1\r\n\r\n' }, status: 400, message: /Host header/ },
+  {
+    name: 'two Host headers',
+    send: { raw: 'GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n' },
+    status: 400,
+    message: /more than one Host header/,
+  },
+  {
+    name: 'two Host headers on a plant operation',
+    send: { raw: `GET /plants HTTP/1.1\r\nHost: a\r\nhost: a\r\n${auth}\r\n` },
+    status: 400,
+    message: /more than one Host header/,
+  },
+  {
+    name: 'no Host header on a plant operation',
+    send: { raw: `GET /plants HTTP/1.1\r\n${auth}\r\n` },
+    status: 400,
+    message: /Host header/,
+  },
+  {
+    name: 'Expect: foo',
+    send: { raw: 'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n' },
+    status: 417,
+    message: /Expect header "foo"/,
+  },
+  {
+    name: 'headers over 16 KiB',
+    send: { raw: `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n` },
+    status: 431,
+    message: /larger than 16 KiB/,
+  },
+  // Node keeps the first of two; a proxy in front may have checked the other.
+  {
+    name: 'a valid token, then another Authorization',
+    send: { raw: `GET /plants HTTP/1.1\r\nHost: x\r\n${auth}authorization: Bearer pst_other\r\n\r\n` },
+    status: 400,
+    message: /more than one Authorization header/,
+  },
+  {
+    name: 'another Authorization, then a valid token',
+    send: { raw: `GET /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Basic eDp5\r\n${auth}\r\n` },
+    status: 400,
+    message: /more than one Authorization header/,
+  },
+  { name: 'text that is not HTTP', send: { raw: 'HELLO THERE\r\n\r\n' }, status: 400, message: /not valid HTTP/ },
+  {
+    name: 'a header line without a colon',
+    send: { raw: 'GET /healthz HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n' },
+    status: 400,
+    message: /not valid HTTP/,
+  },
+  {
+    name: 'CONNECT to a host (this is no proxy)',
+    send: { raw: 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n' },
+    status: 404,
+    message: /nothing at CONNECT/,
+  },
+  {
+    name: 'CONNECT /plants: 405 with Allow, as any method the path does not serve, and the request id',
+    send: { raw: 'CONNECT /plants HTTP/1.1\r\nHost: x\r\nX-Request-Id: mine\r\n\r\n' },
+    status: 405,
+    message: /CONNECT is not allowed on \/plants; use GET or POST/,
+    headers: { allow: 'GET, POST', 'x-request-id': 'mine' },
+  },
+  // Fastify's own 413 and 415 carry the security headers too (they come after the hooks).
+  {
+    name: 'a body over 16 KiB',
+    send: { raw: `${closingPost}Content-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n${big}` },
+    status: 413,
+    message: /larger than 16384 bytes/,
+  },
+  {
+    name: 'text/plain',
+    send: { raw: `${closingPost}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi` },
+    status: 415,
+    message: /application\/json/,
+  },
+  {
+    name: 'a client too slow with its headers',
+    send: { raw: 'GET /healthz HTTP/1.1\r\nHost: x\r\n' },
+    status: 408,
+    message: /too long to arrive/,
+  },
+  {
+    name: 'HTTP/1.0 without Host is still served (only HTTP/1.1 requires it)',
+    send: { raw: 'GET /healthz HTTP/1.0\r\n\r\n' },
+    status: 200,
+    body: '{"status":"ok"}',
+  },
+  // The router's refusals: a URL that is not percent-encoded, an id past 100 characters.
+  {
+    name: 'a bad percent-encoding',
+    send: { raw: `DELETE /plants/%E0%A4%A${'x'.repeat(3000)} HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n` },
+    status: 400,
+    message: /not valid/,
+    shorterThan: 300,
+  },
+  {
+    name: 'an 8,000-digit id',
+    send: { raw: `DELETE /plants/${'1'.repeat(8000)} HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n` },
+    status: 400,
+    message: /id .*too long/i,
+    shorterThan: 300,
+    bodyNot: [[/1{41}/, 'echoes at most a short prefix of the id']],
+  },
+  // A transfer coding other than chunked is refused with 501, not read as the JSON it hides.
+  ...['gzip, chunked', 'x-whatever, chunked'].map((coding): EdgeCase => ({
+    name: `Transfer-Encoding: ${coding}`,
+    send: { raw: codedPost(coding, zipped) },
+    status: 501,
+    message: new RegExp(`^The body has Transfer-Encoding: ${coding}, which this service does not decode`),
+  })),
+
+  // Request ids: every answer carries one, and the log lines of its request too.
+  {
+    name: "the client's id comes back, and the log lines of that request carry it",
+    send: { inject: { url: '/plants', headers: { authorization: `Bearer ${TOKEN}`, 'x-request-id': 'from-the-client' } } },
+    status: 200,
+    headers: { 'x-request-id': 'from-the-client' },
+    logged: { id: 'from-the-client', messages: ['incoming request', 'request completed'] },
+  },
+  ...(
+    [
+      ['no token', { url: '/plants' }, 401],
+      ['a bad limit', { url: '/plants?limit=0', headers: { authorization: `Bearer ${TOKEN}` } }, 400],
+      ['a delete of nothing', { method: 'DELETE', url: '/plants/1', headers: { authorization: `Bearer ${TOKEN}` } }, 404],
+      ["the router's 404", { url: '/nowhere' }, 404],
+      ['a method the path does not serve', { method: 'PUT', url: '/plants' }, 405],
+      ['the health check', { url: '/healthz' }, 200],
+      ['the docs', { url: '/docs/' }, 200],
+    ] as const
+  ).map(([what, inject, status]): EdgeCase => ({ name: `${what}: a new id`, send: { inject }, status, headers: { 'x-request-id': UUID } })),
+  // Answers made before Fastify has a request carry an id too: Node's 400 and the 417.
+  {
+    name: "Node's 400 carries a new id",
+    send: { raw: 'NOT HTTP AT ALL\r\n\r\n' },
+    status: 400,
+    text: [/^HTTP\/1.1 400 /],
+    headers: { 'x-request-id': /^[0-9a-f-]{36}$/ },
+  },
+  {
+    name: "the 417 carries the client's id, as Node had read the headers",
+    send: {
+      raw: 'POST /plants HTTP/1.1\r\nHost: x\r\nX-Request-Id: mine\r\nExpect: teapot\r\nContent-Length: 2\r\nConnection: close\r\n\r\n',
+    },
+    status: 417,
+    text: [/^HTTP\/1.1 417 /],
+    headers: { 'x-request-id': 'mine' },
+  },
+  // A body Node refuses midway, after Fastify had begun the request (its headers were read): before, the answer
+  // carried a new id and the log only the request's "incoming request" line.
+  ...(
+    [
+      ['bad-chunk-size', 'Transfer-Encoding: chunked\r\n\r\nzz\r\n'],
+      ['chunk-too-long', 'Transfer-Encoding: chunked\r\n\r\n2\r\n{"id":1}\r\n0\r\n\r\n'],
+    ] as const
+  ).map(([id, rest]): EdgeCase => ({
+    name: `a body Node refuses midway (${id}): the answer keeps the request id, and the log says how it ended`,
+    send: { raw: refusedBody(id) + rest },
+    status: 400,
+    text: [/^HTTP\/1.1 400 /],
+    headers: { 'x-request-id': id },
+    logged: { id, messages: ['incoming request', 'request refused: The request is not valid HTTP.'] },
+  })),
+  {
+    name: 'nothing of the refused bodies was stored',
+    send: { inject: { url: '/plants', headers: { authorization: `Bearer ${TOKEN}` } } },
+    status: 200,
+    body: '[]',
+  },
+  // The router's refusals come before any hook, and Fastify logs no "request completed" for them.
+  {
+    name: 'a URL the router refuses: its log ends with the refusal',
+    send: { inject: { url: '/plants/%zz', headers: { 'x-request-id': 'bad-url' } } },
+    status: 400,
+    logged: { id: 'bad-url', messages: ['incoming request', 'request refused: {message}'] },
+  },
+
+  // Rows that store a plant: after the check that nothing was stored.
+  {
+    name: 'Transfer-Encoding: chunked alone is read as usual',
+    send: { raw: codedPost('chunked', Buffer.from('{"id":2,"name":"plain"}')) },
+    status: 200,
+  },
+];

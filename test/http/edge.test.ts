@@ -1,0 +1,109 @@
+// The HTTP edge's corpus: every row of edge-cases.ts sent to one listening app, and what comes back checked;
+// beside it, the checks that are no request (the request id's rules). A probe finding becomes a row.
+import { connect } from 'node:net';
+import t from 'tap';
+import { buildApp } from '../../src/app.js';
+import { API_SECURITY_HEADERS, requestIdOf } from '../../src/http/headers.js';
+import { inject, testConfig, tokenFor } from '../helpers/app.js';
+import { parseAnswers, pipeline, type Answer } from '../helpers/pipeline.js';
+import { until } from '../helpers/until.js';
+import { edgeCases, TOKEN, UUID, type EdgeCase } from './edge-cases.js';
+
+/** Sends raw bytes over a real socket: the first whole answer, or what came before the server closed, and the text read. */
+function raw(port: number, bytes: Buffer): Promise<{ answer: Answer; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += String(chunk);
+      const answer = parseAnswers(text)[0];
+      if (answer === undefined) return;
+      socket.destroy();
+      resolve({ answer, text });
+    });
+    socket.on('error', (error) => (text ? undefined : reject(error)));
+    socket.on('close', () =>
+      resolve({ answer: parseAnswers(text)[0] ?? { status: Number(text.split(' ')[1]), headers: {}, body: text }, text }),
+    );
+    socket.write(bytes);
+  });
+}
+
+/** `bytes` with the real token for the placeholder (latin1 keeps any binary part as it is). */
+const withToken = (bytes: string | Buffer, token: string) =>
+  Buffer.from((typeof bytes === 'string' ? Buffer.from(bytes) : bytes).toString('latin1').replaceAll(TOKEN, token), 'latin1');
+
+t.test('a client id is used when it is printable ASCII of at most 128 characters', async (t) => {
+  const id = (value?: string) => requestIdOf({ headers: value === undefined ? {} : { 'x-request-id': value } });
+  for (const kept of ['abc', 'trace 7f:42/x', 'x'.repeat(128), '~!@#$%^&*()']) t.equal(id(kept), kept, JSON.stringify(kept));
+  const token = `pst_${'a'.repeat(43)}`;
+  const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln';
+  // A token in the wrong header would be logged with every line of the request, and echoed.
+  for (const replaced of [undefined, '', 'x'.repeat(129), 'tab\there', 'new\nline', 'é', '\u0000', token, jwt])
+    t.match(id(replaced), UUID, `${JSON.stringify(replaced)} is replaced by a new id`);
+  t.not(id(), id(), 'each new id is new');
+});
+
+t.test('the edge cases, on one app', async (t) => {
+  const lines: string[] = [];
+  const config = await testConfig(t, { headersTimeoutMs: 1000, requestTimeoutMs: 2000, logLevel: 'info' });
+  const app = await buildApp(config, { logStream: { write: (line) => void lines.push(line) } });
+  t.teardown(() => app.close());
+  const token = await tokenFor(app, 'alice');
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  const logged = (id: string) =>
+    lines
+      .map((line) => JSON.parse(line) as { reqId?: string; msg: string })
+      .filter((line) => line.reqId === id)
+      .map((line) => line.msg);
+
+  async function send(row: EdgeCase): Promise<{ answer: Answer; text?: string }> {
+    const { send } = row;
+    if ('inject' in send) {
+      const options = JSON.parse(JSON.stringify(send.inject).replaceAll(TOKEN, token)) as typeof send.inject;
+      const reply = await inject(t, app, options);
+      return { answer: { status: reply.status, headers: reply.headers as Record<string, string>, body: reply.body } };
+    }
+    if ('raw' in send) return raw(port, withToken(send.raw, token));
+    const answers = await pipeline(
+      port,
+      send.pipelined.map((request) => request.replaceAll(TOKEN, token)),
+    );
+    return { answer: answers.at(-1)! };
+  }
+
+  for (const row of edgeCases) {
+    const what = row.name;
+    const { answer, text } = await send(row);
+    t.equal(answer.status, row.status, `${what}: ${row.status}`);
+    if (row.message !== undefined) {
+      t.match(answer.headers['content-type'], /^application\/json/, `${what}: JSON`);
+      const body = JSON.parse(answer.body) as Record<string, unknown>;
+      t.same(Object.keys(body).sort(), ['error', 'message'], `${what}: the Error shape`);
+      t.equal(body.error, row.status, `${what}: error is the status`);
+      t.match(body.message, row.message, `${what}: ${String(body.message)}`);
+      for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) t.equal(answer.headers[name], value, `${what}: ${name}`);
+    }
+    for (const [name, value] of Object.entries(row.headers ?? {})) {
+      if (value === undefined) t.notOk(name in answer.headers, `${what}: no ${name}`);
+      else if (typeof value === 'string') t.equal(answer.headers[name], value, `${what}: ${name}`);
+      else t.match(answer.headers[name], value, `${what}: ${name}`);
+    }
+    if (typeof row.body === 'string') t.equal(answer.body, row.body, `${what}: the body`);
+    else if (row.body !== undefined) t.match(answer.body, row.body, `${what}: the body`);
+    for (const [pattern, why] of row.bodyNot ?? []) t.notMatch(answer.body, pattern, `${what}: ${why}`);
+    if (row.shorterThan !== undefined)
+      t.ok(answer.body.length < row.shorterThan, `${what}: a short message (${answer.body.length} bytes), not the whole URL`);
+    for (const pattern of row.text ?? []) t.match(text, pattern, `${what}: the answer's text`);
+    if (row.logged !== undefined) {
+      const { id, messages } = row.logged;
+      const expected = messages.map((message) =>
+        message.replace('{message}', () => String((JSON.parse(answer.body) as { message: unknown }).message)),
+      );
+      // The log line may follow the answer on the wire: wait for as many lines, then compare them.
+      await until(() => logged(id).length >= expected.length, 5000, `${what}: its log lines`);
+      t.same(logged(id), expected, `${what}: its log lines`);
+    }
+  }
+});
