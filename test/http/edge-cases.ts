@@ -20,8 +20,10 @@ export interface EdgeCase {
   name: string;
   send: Send;
   status: number;
-  /** The Error shape (JSON, exactly error and message, error the status) with this message, and the API's security headers. */
+  /** The Error shape (JSON, exactly error and message, error the status) with this message, and the security headers. */
   message?: RegExp;
+  /** Which security headers the Error shape comes with: the API's (the default) or the docs' (under /docs). */
+  security?: 'api' | 'docs';
   /** Header values (names in lower case): a string is exact, a pattern matched, undefined absent. */
   headers?: Record<string, string | RegExp | undefined>;
   /** The body: a string is exact, a pattern matched. */
@@ -234,6 +236,55 @@ export const edgeCases: EdgeCase[] = [
     status: 400,
     logged: { id: 'bad-url', messages: ['incoming request', 'request refused: {message}'] },
   },
+
+  // Unknown paths are 404 and wrong methods 405 with Allow, in the Error shape.
+  {
+    name: 'an unknown path',
+    send: { inject: { url: '/nothing-here' } },
+    status: 404,
+    message: /nothing at GET \/nothing-here/,
+  },
+  { name: 'a wrong method on the list', send: { inject: { method: 'PUT', url: '/plants' } }, status: 405, headers: { allow: 'GET, POST' } },
+  { name: 'a wrong method on a plant', send: { inject: { method: 'PATCH', url: '/plants/5' } }, status: 405, headers: { allow: 'DELETE' } },
+  { name: 'no undocumented HEAD routes', send: { inject: { method: 'HEAD', url: '/plants' } }, status: 405 },
+  // Fastify refuses a QUERY without Content-Type (RFC 10008) before routing; no route here serves QUERY.
+  {
+    name: 'QUERY without Content-Type: 405, like any method the path does not serve',
+    send: { inject: { method: 'QUERY', url: '/plants' } },
+    status: 405,
+    headers: { allow: 'GET, POST' },
+  },
+  { name: 'QUERY on an unknown path', send: { inject: { method: 'QUERY', url: '/nothing-here' } }, status: 404 },
+  { name: 'the list with a trailing slash', send: { inject: { url: '/plants/' } }, status: 404 },
+  {
+    name: '/docs/ is served (GET, HEAD) as /docs is: another method is 405',
+    send: { inject: { method: 'POST', url: '/docs/' } },
+    status: 405,
+    headers: { allow: 'GET, HEAD' },
+  },
+  // The docs' file server's own refusals: the Error shape, a message that says what to do (416: a check beside the table).
+  {
+    name: 'a file changed since the client had it',
+    send: { inject: { url: '/docs/static/index.css', headers: { 'if-match': '"x"' } } },
+    status: 412,
+    message: /fetch it again/,
+    security: 'docs',
+  },
+  { name: 'not a file name', send: { inject: { url: '/docs/static/a%00b' } }, status: 400, message: /not a file name/, security: 'docs' },
+  {
+    name: 'a missing file under a route of its method is 404, not 405',
+    send: { inject: { url: '/docs/static/nothing.js' } },
+    status: 404,
+    headers: { allow: undefined },
+  },
+  // Sent as it is (inject, like most clients, would resolve the dots): the docs' file server refuses it.
+  {
+    name: 'a path that climbs out of the docs folder is 404, as nothing is there',
+    send: { pipelined: ['GET /docs/static/../../openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n'] },
+    status: 404,
+    body: /^\{"error":404,"message":"There is nothing at GET \/docs\/static\/\.\.\/\.\.\/openapi\.yaml/,
+  },
+  { name: 'a URL not percent-encoded, through inject', send: { inject: { url: '/plants/%E0%A4%A' } }, status: 400 },
 
   // Rows that store a plant: after the check that nothing was stored.
   {

@@ -4,8 +4,10 @@ import { connect } from 'node:net';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { API_SECURITY_HEADERS, requestIdOf } from '../../src/http/headers.js';
-import { inject, testConfig, tokenFor } from '../helpers/app.js';
+import { DOCUMENT_SECURITY_HEADERS } from '../../src/plugins/docs-headers.js';
+import { bearer, inject, testConfig, tokenFor } from '../helpers/app.js';
 import { parseAnswers, pipeline, type Answer } from '../helpers/pipeline.js';
+import { breakStore } from '../helpers/store-under-test.js';
 import { until } from '../helpers/until.js';
 import { edgeCases, TOKEN, UUID, type EdgeCase } from './edge-cases.js';
 
@@ -83,7 +85,8 @@ t.test('the edge cases, on one app', async (t) => {
       t.same(Object.keys(body).sort(), ['error', 'message'], `${what}: the Error shape`);
       t.equal(body.error, row.status, `${what}: error is the status`);
       t.match(body.message, row.message, `${what}: ${String(body.message)}`);
-      for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) t.equal(answer.headers[name], value, `${what}: ${name}`);
+      const security = row.security === 'docs' ? DOCUMENT_SECURITY_HEADERS : API_SECURITY_HEADERS;
+      for (const [name, value] of Object.entries(security)) t.equal(answer.headers[name], value, `${what}: ${name}`);
     }
     for (const [name, value] of Object.entries(row.headers ?? {})) {
       if (value === undefined) t.notOk(name in answer.headers, `${what}: no ${name}`);
@@ -105,5 +108,69 @@ t.test('the edge cases, on one app', async (t) => {
       await until(() => logged(id).length >= expected.length, 5000, `${what}: its log lines`);
       t.same(logged(id), expected, `${what}: its log lines`);
     }
+  }
+
+  // Beside the table, as its expected header is the file's length: the docs' file server's 416.
+  const css = await inject(t, app, { url: '/docs/static/index.css' });
+  const outside = await inject(t, app, { url: '/docs/static/index.css', headers: { range: 'bytes=100000-' } });
+  t.equal(outside.status, 416);
+  t.equal(outside.headers['content-range'], `bytes */${css.body.length}`);
+  t.equal(outside.json().message, 'The range asked for is outside the file; Content-Range gives its length.');
+});
+
+t.test('a database fault answers 500 with no stack, SQL or path, and logs it with the request id', async (t) => {
+  const config = await testConfig(t, { logLevel: 'info' });
+  const logs: string[] = [];
+  const app = await buildApp(config, { logStream: { write: (line) => logs.push(line) } });
+  t.teardown(() => app.close());
+  const token = await tokenFor(app, 'alice');
+
+  // A real fault: another connection drops the table under the running service.
+  const cause = await breakStore(config);
+
+  const headers = { ...bearer(token), 'content-type': 'application/json' };
+  const ids: string[] = [];
+  for (const request of [
+    { method: 'GET' as const, url: '/plants' },
+    { method: 'POST' as const, url: '/plants', payload: '{"id":1,"name":"x"}' },
+    { method: 'DELETE' as const, url: '/plants/1' },
+  ]) {
+    const reply = await inject(t, app, { ...request, headers });
+    t.equal(reply.status, 500, `${request.method} ${request.url}`);
+    const id = String(reply.headers['x-request-id']);
+    ids.push(id);
+    t.equal(
+      reply.json().message,
+      `Something went wrong on our side; it is logged as request ${id}. Please retry.`,
+      'the message names the request id the answer carries',
+    );
+    t.notMatch(reply.body, /plants\.db|sqlite|postgres|relation|SELECT|INSERT|DELETE FROM|no such table|\bat\b.*\.ts/i);
+  }
+  const errorLines = logs.filter((line) => line.includes('"level":50'));
+  t.equal(errorLines.length, 3, 'each 500 is logged');
+  t.same(
+    errorLines.map((line) => (JSON.parse(line) as { reqId: string }).reqId),
+    ids,
+    'each logged under that same id',
+  );
+  t.match(errorLines[0], cause, 'the log keeps the cause');
+  t.ok(logs.length > 6, 'requests are logged');
+  t.notMatch(logs.join(''), /pst_[A-Za-z0-9_-]{43}/, 'no token in the logs');
+
+  const ready = await inject(t, app, { url: '/readyz' });
+  t.equal(ready.status, 503);
+  t.match(ready.json().message, /database is not reachable/);
+});
+
+t.test('a database fault while checking the token is a 500, not a 401, and not a failed authentication', async (t) => {
+  const config = await testConfig(t, { authFailuresPerMinute: 2 });
+  const app = await buildApp(config);
+  t.teardown(() => app.close());
+  const token = await tokenFor(app, 'alice');
+  await breakStore(config, 'tokens');
+  for (let i = 0; i < 4; i++) {
+    const reply = await inject(t, app, { url: '/plants', headers: bearer(token) });
+    t.equal(reply.status, 500, `attempt ${i + 1}: 500, never 429`);
+    t.equal(reply.headers['www-authenticate'], undefined, 'no challenge: the token was not refused');
   }
 });
