@@ -8,6 +8,17 @@ export const TOKEN = '<token>';
 /** A version 4 UUID, as the service makes request ids. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
+/** @fastify/helmet's headers that only steer how a browser runs a page: never on an API answer. */
+export const DOCUMENT_ONLY = [
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
 export type Send =
   /** Through app.inject, the answer checked against openapi.yaml. */
   | { inject: InjectOptions }
@@ -22,10 +33,15 @@ export interface EdgeCase {
   status: number;
   /** The Error shape (JSON, exactly error and message, error the status) with this message, and the security headers. */
   message?: RegExp;
-  /** Which security headers the Error shape comes with: the API's (the default) or the docs' (under /docs). */
+  /**
+   * The security headers: the API's (and none meant for pages), or the docs' full set. With a message the
+   * API's are checked unless the row says otherwise.
+   */
   security?: 'api' | 'docs';
-  /** Header values (names in lower case): a string is exact, a pattern matched, undefined absent. */
-  headers?: Record<string, string | RegExp | undefined>;
+  /** Header values (names in lower case): a string is exact, a pattern (or each of several) matched, undefined absent. */
+  headers?: Record<string, string | RegExp | RegExp[] | undefined>;
+  /** Header values that must not be: a string is not equal, a pattern not matched; with why. */
+  headersNot?: Record<string, [string | RegExp, string]>;
   /** The body: a string is exact, a pattern matched. */
   body?: string | RegExp;
   /** Patterns the body must not match, with why. */
@@ -285,6 +301,75 @@ export const edgeCases: EdgeCase[] = [
     body: /^\{"error":404,"message":"There is nothing at GET \/docs\/static\/\.\.\/\.\.\/openapi\.yaml/,
   },
   { name: 'a URL not percent-encoded, through inject', send: { inject: { url: '/plants/%E0%A4%A' } }, status: 400 },
+
+  // Every API answer carries the API's security headers and no header meant for pages; these store and delete plant 1.
+  ...(
+    [
+      ['a list', { url: '/plants?limit=20', headers: { authorization: `Bearer ${TOKEN}` } }, 200],
+      ['a list from the cache', { url: '/plants?limit=20', headers: { authorization: `Bearer ${TOKEN}` } }, 200],
+      [
+        'a create',
+        { method: 'POST', url: '/plants', headers: { authorization: `Bearer ${TOKEN}` }, payload: { id: 1, name: 'fern' } },
+        200,
+      ],
+      [
+        'a body that is not JSON',
+        { method: 'POST', url: '/plants', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, payload: '{' },
+        400,
+      ],
+      ['no token', { url: '/plants' }, 401],
+      ['a delete of nothing', { method: 'DELETE', url: '/plants/2', headers: { authorization: `Bearer ${TOKEN}` } }, 404],
+      ['a delete', { method: 'DELETE', url: '/plants/1', headers: { authorization: `Bearer ${TOKEN}` } }, 204],
+      ["the router's 404", { url: '/nowhere' }, 404],
+      ['the health check', { url: '/healthz' }, 200],
+      ['the contract', { url: '/openapi.json' }, 200],
+      ['a path not under /docs', { url: '/docsx' }, 404],
+      // Answers no route of ours makes carry the API set too (the 500: a check beside the table, as it breaks the store).
+      ['a 405', { method: 'PUT', url: '/plants', headers: { authorization: `Bearer ${TOKEN}` } }, 405],
+      [
+        'a CORS preflight',
+        {
+          method: 'OPTIONS',
+          url: '/plants',
+          headers: {
+            origin: 'https://app.example.com',
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'authorization',
+          },
+        },
+        204,
+      ],
+      ['a missing file under /docs', { url: '/docs/nothing-here.json' }, 404],
+    ] as const
+  ).map(([what, inject, status]): EdgeCase => ({ name: `${what}: the API's security headers`, send: { inject }, status, security: 'api' })),
+  // The docs page and its assets carry the document headers, not the API ones, and may be cached.
+  ...(
+    [
+      ['the docs page', '/docs/', 200],
+      ['a docs script', '/docs/static/swagger-ui-bundle.js', 200],
+      ['the bare /docs', '/docs', 200],
+    ] as const
+  ).map(([what, url, status]): EdgeCase => ({
+    name: `${what}: the document headers`,
+    send: { inject: { url } },
+    status,
+    security: 'docs',
+    headersNot: { 'cache-control': ['no-store', 'the UI may be cached'] },
+  })),
+  // The content security policy is strict on API responses and on the docs page.
+  {
+    name: "an API answer's content security policy",
+    send: { inject: { url: '/plants' } },
+    status: 401,
+    headers: { 'content-security-policy': "default-src 'none';frame-ancestors 'none'" },
+  },
+  {
+    name: "the docs page's content security policy: no inline or remote scripts",
+    send: { inject: { url: '/docs/' } },
+    status: 200,
+    headers: { 'content-security-policy': [/default-src 'self'/, /script-src 'self'(;|$)/, /frame-ancestors 'none'/] },
+    headersNot: { 'content-security-policy': [/https?:/, 'no remote origins'] },
+  },
 
   // Rows that store a plant: after the check that nothing was stored.
   {
