@@ -64,6 +64,9 @@ const codedPost = (coding: string, bytes: Buffer) =>
     ),
     chunk(bytes),
   ]);
+const authorized = { authorization: `Bearer ${TOKEN}` };
+const json = { ...authorized, 'content-type': 'application/json' };
+const plain = '{"id":1,"name":"cafe"}';
 const big = `{"id":1,"name":"${'a'.repeat(20_000)}"}`;
 const closingPost = `POST /plants HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n`;
 const refusedBody = (id: string) => `POST /plants HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nX-Request-Id: ${id}\r\n`;
@@ -369,6 +372,85 @@ export const edgeCases: EdgeCase[] = [
     status: 200,
     headers: { 'content-security-policy': [/default-src 'self'/, /script-src 'self'(;|$)/, /frame-ancestors 'none'/] },
     headersNot: { 'content-security-policy': [/https?:/, 'no remote origins'] },
+  },
+
+  // Framing. A compressed body answers 415 with Accept-Encoding: identity and stores nothing.
+  ...(
+    [
+      ['gzip', gzipSync(plain)],
+      ['GZIP', gzipSync(plain)],
+      ['br', plain], // not even compressed: the header alone is refused, as the bytes cannot be trusted to be what it says
+      ['deflate, gzip', plain],
+    ] as const
+  ).map(([encoding, payload]): EdgeCase => ({
+    name: `Content-Encoding: ${encoding}`,
+    send: { inject: { method: 'POST', url: '/plants', headers: { ...json, 'content-encoding': encoding }, payload } },
+    status: 415,
+    headers: { 'accept-encoding': 'identity' },
+    message: new RegExp(`^The body has Content-Encoding: ${encoding.toLowerCase()}, .*send it uncompressed`),
+  })),
+  {
+    name: 'nothing of the compressed bodies was stored',
+    send: { inject: { url: '/plants', headers: authorized } },
+    status: 200,
+    body: '[]',
+  },
+  {
+    name: 'Content-Encoding: identity is no coding at all',
+    send: { inject: { method: 'POST', url: '/plants', headers: { ...json, 'content-encoding': 'identity' }, payload: plain } },
+    status: 200,
+    headers: { 'accept-encoding': undefined },
+  },
+  {
+    name: '(the identity-coded plant deleted, for the rows below)',
+    send: { inject: { method: 'DELETE', url: '/plants/1', headers: authorized } },
+    status: 204,
+  },
+  // A message with no content: its Content-Type describes nothing, and a DELETE goes ahead.
+  ...[1, 2, 3, 4].map((id): EdgeCase => ({
+    name: `plant ${id} created`,
+    send: { inject: { method: 'POST', url: '/plants', headers: authorized, payload: { id, name: `plant ${id}` } } },
+    status: 200,
+  })),
+  // What fetch(url, { method: 'DELETE', body: '' }) sends; new URLSearchParams() as the body is the second.
+  ...(
+    [
+      [1, 'text/plain;charset=UTF-8'],
+      [2, 'application/x-www-form-urlencoded;charset=UTF-8'],
+    ] as const
+  ).map(([id, type]): EdgeCase => ({
+    name: `DELETE with ${type} and no content: 204`,
+    send: { inject: { method: 'DELETE', url: `/plants/${id}`, headers: { ...authorized, 'content-type': type, 'content-length': '0' } } },
+    status: 204,
+  })),
+  // Node's fetch sends that DELETE with neither Content-Length nor Transfer-Encoding: no body either (RFC 9112, 6.3).
+  {
+    name: 'DELETE with text/plain and no framing: 204',
+    send: { inject: { method: 'DELETE', url: '/plants/4', headers: { ...authorized, 'content-type': 'text/plain' } } },
+    status: 204,
+  },
+  {
+    name: 'a DELETE with a text body is still refused',
+    send: { inject: { method: 'DELETE', url: '/plants/3', headers: { ...authorized, 'content-type': 'text/plain' }, payload: 'please' } },
+    status: 415,
+  },
+  { name: 'and changed nothing', send: { inject: { url: '/plants', headers: authorized } }, status: 200, body: '[{"name":"plant 3"}]' },
+  {
+    name: 'a POST, which needs a body, is refused: 415',
+    send: { inject: { method: 'POST', url: '/plants', headers: { ...authorized, 'content-type': 'text/plain', 'content-length': '0' } } },
+    status: 415,
+    message: /^Send the body as application\/json, not text\/plain\.$/,
+  },
+  {
+    name: 'a path no route serves is 404 whatever the body',
+    send: { inject: { method: 'POST', url: '/nothing', headers: { 'content-type': 'text/plain' }, payload: 'x' } },
+    status: 404,
+  },
+  {
+    name: 'a body without Content-Type',
+    send: { inject: { method: 'POST', url: '/plants', headers: authorized, payload: Buffer.from('{"id":9,"name":"x"}') } },
+    status: 415,
+    message: /^Send the body as application\/json, and say so in Content-Type\.$/,
   },
 
   // Rows that store a plant: after the check that nothing was stored.
