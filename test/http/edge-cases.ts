@@ -48,7 +48,11 @@ export interface EdgeCase {
   bodyNot?: Array<[RegExp, string]>;
   /** The body is shorter than this many bytes (a short message, not an echo of the URL). */
   shorterThan?: number;
-  /** Patterns the raw answer text must match (raw and pipelined rows). */
+  /** Pipelined rows: the status of every answer, in order. */
+  statuses?: number[];
+  /** Pipelined rows: the exact body of earlier answers, by index. */
+  earlier?: Record<number, string>;
+  /** Patterns the raw answer text must match (raw rows). */
   text?: RegExp[];
   /** The messages of the log lines with this request id, in order; `{message}` stands for the answer's own message. */
   logged?: { id: string; messages: string[] };
@@ -67,6 +71,10 @@ const codedPost = (coding: string, bytes: Buffer) =>
 const authorized = { authorization: `Bearer ${TOKEN}` };
 const json = { ...authorized, 'content-type': 'application/json' };
 const plain = '{"id":1,"name":"cafe"}';
+/** One pipelined request as alice, with a JSON body if given. */
+const piped = (method: string, path: string, body?: string) =>
+  `${method} ${path} HTTP/1.1\r\nHost: x\r\n${auth}` +
+  (body === undefined ? '\r\n' : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 const big = `{"id":1,"name":"${'a'.repeat(20_000)}"}`;
 const closingPost = `POST /plants HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n`;
 const refusedBody = (id: string) => `POST /plants HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nX-Request-Id: ${id}\r\n`;
@@ -452,6 +460,71 @@ export const edgeCases: EdgeCase[] = [
     status: 415,
     message: /^Send the body as application\/json, and say so in Content-Type\.$/,
   },
+
+  {
+    name: '(plant 3 deleted, for the pipelined rows below)',
+    send: { inject: { method: 'DELETE', url: '/plants/3', headers: authorized } },
+    status: 204,
+  },
+  // Requests pipelined on one connection are answered as if handled one after the other: a write is visible to the
+  // next request on the same connection (RFC 9112, 9.3.2 allows parallel handling only when every request is safe).
+  {
+    name: 'a DELETE pipelined after the POST of the same plant finds it; a POST after the DELETE creates it again',
+    send: {
+      pipelined: [
+        piped('POST', '/plants', '{"id":7,"name":"a"}'),
+        piped('DELETE', '/plants/7'),
+        piped('POST', '/plants', '{"id":7,"name":"b"}'),
+        piped('GET', '/plants'),
+      ],
+    },
+    statuses: [200, 204, 200, 200],
+    status: 200,
+    body: '[{"name":"b"}]',
+  },
+  { name: '(plant 7 deleted)', send: { inject: { method: 'DELETE', url: '/plants/7', headers: authorized } }, status: 204 },
+  {
+    name: 'bytes that are not HTTP after pipelined requests: their answers go first, then the 400, and their writes stand',
+    send: {
+      pipelined: [
+        piped('POST', '/plants', '{"id":1,"name":"a"}'),
+        piped('DELETE', '/plants/1'),
+        piped('POST', '/plants', '{"id":2,"name":"b"}'),
+        piped('GET', '/plants'),
+        'NOT HTTP\r\n\r\n',
+      ],
+    },
+    statuses: [200, 204, 200, 200, 400],
+    earlier: { 3: '[{"name":"b"}]' },
+    status: 400,
+    body: /not valid HTTP/,
+    headers: { connection: 'close' },
+  },
+  { name: '(plant 2 deleted)', send: { inject: { method: 'DELETE', url: '/plants/2', headers: authorized } }, status: 204 },
+  { name: 'plant 3 created', send: { pipelined: [piped('POST', '/plants', '{"id":3,"name":"c"}')] }, status: 200 },
+  {
+    name: 'a DELETE followed by a body it does not frame (as http.request writes one): 204, then 400 for the body',
+    send: { pipelined: [piped('DELETE', '/plants/3'), '{"x":1}'] },
+    statuses: [204, 400],
+    status: 400,
+  },
+  { name: 'the 204 said the plant is gone', send: { pipelined: [piped('GET', '/plants')] }, status: 200, body: '[]' },
+  {
+    name: 'a URL the router refuses, pipelined among writes, lets no request behind it overtake one before it',
+    send: {
+      pipelined: [
+        piped('POST', '/plants', '{"id":4,"name":"d"}'),
+        piped('GET', '/plants/%zz'),
+        piped('POST', '/plants', '{"id":5,"name":"e"}'),
+        piped('GET', '/plants'),
+      ],
+    },
+    statuses: [200, 400, 200, 200],
+    status: 200,
+    body: '[{"name":"d"},{"name":"e"}]',
+  },
+  { name: '(plant 4 deleted)', send: { inject: { method: 'DELETE', url: '/plants/4', headers: authorized } }, status: 204 },
+  { name: '(plant 5 deleted)', send: { inject: { method: 'DELETE', url: '/plants/5', headers: authorized } }, status: 204 },
 
   // Rows that store a plant: after the check that nothing was stored.
   {

@@ -152,7 +152,7 @@ t.test('the edge cases, on one app', async (t) => {
       .filter((line) => line.reqId === id)
       .map((line) => line.msg);
 
-  async function send(row: EdgeCase): Promise<{ answer: Answer; text?: string }> {
+  async function send(row: EdgeCase): Promise<{ answer: Answer; text?: string; all?: Answer[] }> {
     const { send } = row;
     if ('inject' in send) {
       const headers = Object.fromEntries(
@@ -167,12 +167,19 @@ t.test('the edge cases, on one app', async (t) => {
       port,
       send.pipelined.map((request) => request.replaceAll(TOKEN, token)),
     );
-    return { answer: answers.at(-1)! };
+    return { answer: answers.at(-1)!, all: answers };
   }
 
   for (const row of edgeCases) {
     const what = row.name;
-    const { answer, text } = await send(row);
+    const { answer, text, all } = await send(row);
+    if (row.statuses !== undefined)
+      t.same(
+        all?.map((one) => one.status),
+        row.statuses,
+        `${what}: every answer, in order`,
+      );
+    for (const [index, body] of Object.entries(row.earlier ?? {})) t.equal(all?.[Number(index)]?.body, body, `${what}: answer ${index}`);
     t.equal(answer.status, row.status, `${what}: ${row.status}`);
     if (row.message !== undefined) {
       t.match(answer.headers['content-type'], /^application\/json/, `${what}: JSON`);
