@@ -52,6 +52,10 @@ export interface EdgeCase {
   statuses?: number[];
   /** Pipelined rows: the exact body of earlier answers, by index. */
   earlier?: Record<number, string>;
+  /** Raw rows: the body is the contract's Error shape (openapi.yaml's Error schema). */
+  contract?: true;
+  /** The store (every user's plants, the tokens but for their last use) is the same after the row as before it. */
+  storeUnchanged?: true;
   /** Patterns the raw answer text must match (raw rows). */
   text?: RegExp[];
   /** The messages of the log lines with this request id, in order; `{message}` stands for the answer's own message. */
@@ -75,6 +79,7 @@ const plain = '{"id":1,"name":"cafe"}';
 const piped = (method: string, path: string, body?: string) =>
   `${method} ${path} HTTP/1.1\r\nHost: x\r\n${auth}` +
   (body === undefined ? '\r\n' : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+const smuggled = '{"id":5,"name":"smuggled"}';
 const big = `{"id":1,"name":"${'a'.repeat(20_000)}"}`;
 const closingPost = `POST /plants HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n`;
 const refusedBody = (id: string) => `POST /plants HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nX-Request-Id: ${id}\r\n`;
@@ -525,6 +530,32 @@ export const edgeCases: EdgeCase[] = [
   },
   { name: '(plant 4 deleted)', send: { inject: { method: 'DELETE', url: '/plants/4', headers: authorized } }, status: 204 },
   { name: '(plant 5 deleted)', send: { inject: { method: 'DELETE', url: '/plants/5', headers: authorized } }, status: 204 },
+
+  // Hostile bytes over real HTTP: oversized headers, broken HTTP and request smuggling change nothing.
+  ...(
+    [
+      ['headers over 16 KiB', `GET /plants HTTP/1.1\r\nHost: x\r\n${auth}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+      ['not HTTP at all', 'HELLO THERE\r\n\r\n', 400],
+      ['a header without a colon', 'GET /plants HTTP/1.1\r\nHost: x\r\nBroken header\r\n\r\n', 400],
+      [
+        'Content-Length and Transfer-Encoding together',
+        `POST /plants HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n${smuggled.length.toString(16)}\r\n${smuggled}\r\n0\r\n\r\n`,
+        400,
+      ],
+      [
+        'two Content-Length headers',
+        `POST /plants HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${smuggled.length}\r\nContent-Length: 3\r\n\r\n${smuggled}`,
+        400,
+      ],
+    ] as const
+  ).map(([what, bytes, status]): EdgeCase => ({
+    name: `hostile: ${what}`,
+    send: { raw: bytes },
+    status,
+    text: [new RegExp(`^HTTP/1.1 ${status} `), /content-type: application\/json/i],
+    contract: true,
+    storeUnchanged: true,
+  })),
 
   // Rows that store a plant: after the check that nothing was stored.
   {

@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { API_SECURITY_HEADERS, requestIdOf } from '../../src/http/headers.js';
 import { DOCUMENT_SECURITY_HEADERS } from '../../src/plugins/docs-headers.js';
 import { bearer, buildTestApp, inject, testConfig, tokenFor } from '../helpers/app.js';
+import { checkResponse } from '../helpers/contract.js';
 import { parseAnswers, pipeline, type Answer } from '../helpers/pipeline.js';
 import { breakStore } from '../helpers/store-under-test.js';
 import { until } from '../helpers/until.js';
@@ -152,6 +153,14 @@ t.test('the edge cases, on one app', async (t) => {
       .filter((line) => line.reqId === id)
       .map((line) => line.msg);
 
+  /** Every user's plants, and the tokens without their last use (sending as alice records one: no change a row made). */
+  async function snapshot() {
+    return {
+      plants: await Promise.all(['alice', 'bob'].map((user) => app.store.forRequest().listPlants(user, undefined, 1000))),
+      tokens: (await app.store.listTokens()).map(({ lastUsedAt: _used, ...token }) => token),
+    };
+  }
+
   async function send(row: EdgeCase): Promise<{ answer: Answer; text?: string; all?: Answer[] }> {
     const { send } = row;
     if ('inject' in send) {
@@ -172,7 +181,15 @@ t.test('the edge cases, on one app', async (t) => {
 
   for (const row of edgeCases) {
     const what = row.name;
+    const before = row.storeUnchanged ? await snapshot() : undefined;
     const { answer, text, all } = await send(row);
+    if (before !== undefined) t.same(await snapshot(), before, `${what}: the store is unchanged`);
+    if (row.contract)
+      t.same(
+        checkResponse('GET', '/no-operation', { status: row.status, headers: { 'content-type': 'application/json' }, body: answer.body }),
+        [],
+        `${what}: Error shape`,
+      );
     if (row.statuses !== undefined)
       t.same(
         all?.map((one) => one.status),
