@@ -10,7 +10,6 @@ import { isDamage } from './damage-checks.js';
 import type { StoreLog } from '../plant-store.js';
 // Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/operations.md, "Tokens").
 const { statSync } = process.getBuiltinModule('node:fs');
-const { statfs } = process.getBuiltinModule('node:fs/promises');
 
 const silent: StoreLog = { error: () => undefined, info: () => undefined };
 /** Free space at which a disk that was full counts as writable again: room for a few hundred WAL frames. */
@@ -92,6 +91,8 @@ export class StorageHealth {
       return 'file-gone';
     }
     if (!this.#full) return 'ready';
+    // Taken here, on a readiness check, not at load: node:fs/promises loads readline and more.
+    const { statfs } = process.getBuiltinModule('node:fs/promises');
     const { bavail, bsize } = await statfs(dirname(this.#file));
     return bavail * bsize >= MIN_ROOM_BYTES ? 'ready' : 'disk-full';
   }
