@@ -2,6 +2,7 @@
 // The `plant-store` command: serve, migrate, and token create/list/revoke on the configured database.
 import './platform/refuse-unsupported-node.js'; // first: before any module an old Node could crash on
 import './platform/enable-compile-cache.js'; // second: the modules loaded after it are compiled once, not on every run
+import { resolve } from 'node:path';
 import { UsageError } from './cli/usage-error.js';
 
 const USAGE = `Usage:
@@ -39,8 +40,7 @@ All commands use DATABASE_URL (PostgreSQL) when set, else DATABASE_PATH (SQLite,
 
 /** The full integrity_check, on demand: start-up's own check is bounded (store/sqlite/damage-checks.ts). */
 async function checkCommand(): Promise<void> {
-  const { existsSync, statSync } = await import('node:fs');
-  const { resolve } = await import('node:path');
+  const { existsSync, statSync } = process.getBuiltinModule('node:fs'); // not `import`: see docs/deploy.md, "Many tokens"
   const { databaseSettings } = await import('./database-settings.js');
   const config = databaseSettings();
   if (config.databaseUrl !== undefined) throw new Error('check reads a SQLite file (DATABASE_PATH); PostgreSQL checks its own pages');

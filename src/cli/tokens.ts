@@ -5,7 +5,7 @@ import { createTokens, invalidUserName, USER_NAME } from '../auth/tokens.js';
 import type { TokenInfo } from '../store/plant-store.js';
 import { parseDecimalInteger } from '../validation/integers.js';
 import { openAnnounced, UsageError, writeOut } from './common.js';
-// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/operations.md, "Tokens").
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { parseArgs } = process.getBuiltinModule('node:util');
 
 /** Tokens one `token create --count` makes at most: one transaction, and a screenful of lines to hand out. */

@@ -2,7 +2,7 @@
 // PostgreSQL URL without its password or query.
 import { resolve } from 'node:path';
 import type { Config } from '../config.js';
-// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/operations.md, "Tokens").
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { existsSync } = process.getBuiltinModule('node:fs');
 
 export interface DatabaseDescription {

@@ -5,7 +5,7 @@ import type { StoreLog } from '../plant-store.js';
 import { quickCheck } from './damage-checks.js';
 import type { BackupResult } from './backup.js';
 import { migrations } from './migrations.js';
-// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/operations.md, "Tokens").
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { existsSync } = process.getBuiltinModule('node:fs');
 
 /** The file's schema version, read without changing anything; undefined when there is no file. */

@@ -2,7 +2,7 @@
 // one message that says so, with the file and how to recover (docs/operations.md).
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/operations.md, "Tokens").
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { existsSync, linkSync, mkdtempSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
 
 /**

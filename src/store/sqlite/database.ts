@@ -8,7 +8,7 @@ import { logMigration, type AppliedMigration } from '../migration-log.js';
 import { explainOpenFailure, writeProblem } from './open-failure.js';
 import { migrations } from './migrations.js';
 import { refuseRemains } from './remains.js';
-// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/operations.md, "Tokens").
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { existsSync, mkdirSync, statSync } = process.getBuiltinModule('node:fs');
 
 export type SqliteDatabase = Database.Database;

@@ -28,7 +28,7 @@ import { commits, storeCalls } from '../../channels.js';
 import type { SqliteDatabase } from './database.js';
 import type { StoreLog } from '../plant-store.js';
 import { StorageHealth } from './storage-health.js';
-// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/operations.md, "Tokens").
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { closeSync, fdatasync, fsyncSync, openSync } = process.getBuiltinModule('node:fs');
 
 /** Syncs a file's data to disk (fs.fdatasync; tests pass one whose timing they control). */

@@ -1,7 +1,7 @@
 // The remains of a SQLite database whose file is gone: its -wal and -shm without it. Nothing opens a new, empty
 // database over them (the old tokens would fail and a new bootstrap token appear, with `check` saying ok).
 import { resolve } from 'node:path';
-// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/operations.md, "Tokens").
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { existsSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** The side files SQLite keeps beside a database in WAL mode. */

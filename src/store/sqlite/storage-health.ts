@@ -8,7 +8,7 @@ import { isDamage } from './damage-checks.js';
 
 /** Where the store reports what happens to its file (the app's logger; pino's signature). */
 import type { StoreLog } from '../plant-store.js';
-// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/operations.md, "Tokens").
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { statSync } = process.getBuiltinModule('node:fs');
 
 const silent: StoreLog = { error: () => undefined, info: () => undefined };
