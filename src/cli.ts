@@ -1,15 +1,9 @@
 #!/usr/bin/env node
 // The `plant-store` command: serve, migrate, and token create/list/revoke on the configured database.
 import './platform/refuse-unsupported-node.js'; // first: before any module an old Node could crash on
-import { existsSync, statSync } from 'node:fs';
+import './platform/enable-compile-cache.js'; // second: the modules loaded after it are compiled once, not on every run
 import { resolve } from 'node:path';
-import { backupCommand } from './cli/backup.js';
-import { UsageError } from './cli/common.js';
-import { copyCommand } from './cli/copy.js';
-import { migrateCommand } from './cli/migrate.js';
-import { restoreCommand } from './cli/restore.js';
-import { tokenCommand } from './cli/tokens.js';
-import { databaseSettings } from './database-settings.js';
+import { UsageError } from './cli/usage-error.js';
 
 const USAGE = `Usage:
   plant-store serve                  start the service (same as npm start)
@@ -46,6 +40,8 @@ All commands use DATABASE_URL (PostgreSQL) when set, else DATABASE_PATH (SQLite,
 
 /** The full integrity_check, on demand: start-up's own check is bounded (store/sqlite/damage-checks.ts). */
 async function checkCommand(): Promise<void> {
+  const { existsSync, statSync } = process.getBuiltinModule('node:fs'); // not `import`: see docs/deploy.md, "Many tokens"
+  const { databaseSettings } = await import('./database-settings.js');
   const config = databaseSettings();
   if (config.databaseUrl !== undefined) throw new Error('check reads a SQLite file (DATABASE_PATH); PostgreSQL checks its own pages');
   const path = resolve(config.databasePath);
@@ -87,14 +83,15 @@ async function conformanceCommand(args: string[]): Promise<void> {
 
 async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
-  // The server (Fastify, the whole configuration) is loaded only to serve: the other commands start in milliseconds.
+  // Each command loads only its own modules, after the compile cache is on: the server (Fastify, the whole
+  // configuration) only to serve, and a `token create` none of backup's, copy's or migrate's.
   if (command === 'serve' && rest.length === 0) return (await import('./server.js')).serve();
-  if (command === 'migrate') return migrateCommand(rest);
-  if (command === 'backup') return backupCommand(rest);
-  if (command === 'restore') return restoreCommand(rest);
+  if (command === 'migrate') return (await import('./cli/migrate.js')).migrateCommand(rest);
+  if (command === 'backup') return (await import('./cli/backup.js')).backupCommand(rest);
+  if (command === 'restore') return (await import('./cli/restore.js')).restoreCommand(rest);
   if (command === 'check' && rest.length === 0) return checkCommand();
-  if (command === 'token') return tokenCommand(rest);
-  if (command === 'copy') return copyCommand(rest);
+  if (command === 'token') return (await import('./cli/tokens.js')).tokenCommand(rest);
+  if (command === 'copy') return (await import('./cli/copy.js')).copyCommand(rest);
   if (command === 'conformance') return conformanceCommand(rest);
   if (command === undefined) throw new UsageError('a command is missing');
   if (command === 'help' || command === '--help') {

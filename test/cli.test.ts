@@ -1,5 +1,6 @@
 // The `plant-store token` commands against the same database the server uses.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { createToken } from '../src/auth/tokens.js';
@@ -235,4 +236,23 @@ t.test('a DATABASE_PATH that is a folder is named in the message', onlyOn('sqlit
     t.equal(result.code, 1, args.join(' '));
     t.match(result.stderr, `cannot open the SQLite database ${folder}: it is a folder; DATABASE_PATH must name a file`);
   }
+});
+
+t.test("the CLI keeps Node's compile cache in the OS temporary folder, never the project, and runs without it", async (t) => {
+  const { env } = await freshStore(t);
+  const project = tempDir(t); // where the command is run from: nothing may appear there
+  const tmp = tempDir(t);
+  const made = await runCli(['token', 'create', 'alice'], { ...env, TMPDIR: tmp }, project);
+  t.equal(made.code, 0, made.stderr);
+  t.ok(statSync(join(tmp, 'node-compile-cache')).isDirectory(), "in os.tmpdir()'s node-compile-cache, Node's default");
+  t.same(readdirSync(project), [], 'nothing written where the command runs');
+
+  // A cache folder that cannot be made (a file has its name): the command works and says nothing about it.
+  const blocked = tempDir(t);
+  writeFileSync(join(blocked, 'node-compile-cache'), 'not a folder');
+  const without = await runCli(['token', 'create', 'bob'], { ...env, TMPDIR: blocked }, project);
+  t.equal(without.code, 0, without.stderr);
+  t.match(without.stdout, /^pst_[A-Za-z0-9_-]{43}\n$/);
+  t.notMatch(without.stderr, /cache/i, 'not a word about the cache');
+  t.equal(readFileSync(join(blocked, 'node-compile-cache'), 'utf8'), 'not a folder', 'the file in its way is left alone');
 });

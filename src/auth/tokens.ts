@@ -1,6 +1,7 @@
 // Token format and hashing: opaque random tokens, kept only as SHA-256 hashes.
-import { hash, randomBytes } from 'node:crypto';
 import type { TokenHash, TokenStore } from '../store/plant-store.js';
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
+const { hash, randomBytes } = process.getBuiltinModule('node:crypto');
 
 const PREFIX = 'pst_';
 /** 32 random bytes in base64url are 43 characters. */

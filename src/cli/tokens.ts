@@ -1,10 +1,12 @@
 // `plant-store token create/list/revoke`: tokens one at a time or a team's at once, listed as text or JSON lines, revoked by id or by user.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { expiryFromOptions, InvalidExpiry } from '../auth/token-expiry.js';
 import { createTokens, invalidUserName, USER_NAME } from '../auth/tokens.js';
 import type { TokenInfo } from '../store/plant-store.js';
 import { parseDecimalInteger } from '../validation/integers.js';
 import { openAnnounced, UsageError, writeOut } from './common.js';
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
+const { parseArgs } = process.getBuiltinModule('node:util');
 
 /** Tokens one `token create --count` makes at most: one transaction, and a screenful of lines to hand out. */
 export const MAX_TOKEN_COUNT = 10_000;

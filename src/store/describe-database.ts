@@ -1,8 +1,9 @@
 // Names the database a configuration points at, for people: an absolute SQLite path, or a
 // PostgreSQL URL without its password or query.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config.js';
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
+const { existsSync } = process.getBuiltinModule('node:fs');
 
 export interface DatabaseDescription {
   /** "SQLite file /abs/path/plants.db" or "PostgreSQL postgres://app@host:5432/plants". */

@@ -1,11 +1,12 @@
 // Before SQLite's schema changes, a backup beside the file named with the old version: the way back from an upgrade.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoreLog } from '../plant-store.js';
 import { quickCheck } from './damage-checks.js';
-import { backupDatabase, type BackupResult } from './backup.js';
+import type { BackupResult } from './backup.js';
 import { migrations } from './migrations.js';
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
+const { existsSync } = process.getBuiltinModule('node:fs');
 
 /** The file's schema version, read without changing anything; undefined when there is no file. */
 export function sqliteSchemaVersion(path: string): number | undefined {
@@ -41,6 +42,7 @@ export async function backupBeforeMigrating(path: string, log?: StoreLog): Promi
   }
   if (version === undefined || version === 0 || version >= migrations.length) return undefined;
   quickCheck(file); // a damaged file is said as such (and not migrated), not as a failed backup
+  const { backupDatabase } = await import('./backup.js'); // loaded only when there is a backup to take
   const backup = await backupDatabase(file, backupName(file, version));
   log?.info(
     { backup: { path: backup.path, schemaVersion: version, plants: backup.plants, tokens: backup.tokens, bytes: backup.bytes } },

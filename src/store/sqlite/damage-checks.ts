@@ -1,8 +1,9 @@
 // Whether the SQLite file is damaged: start-up's bounded check, `plant-store check`'s full one, and the
 // one message that says so, with the file and how to recover (docs/operations.md).
-import { existsSync, linkSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
+const { existsSync, linkSync, mkdtempSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
 
 /**
  * The start-up check reads every page of a file up to this many (128 MiB of 4 KiB pages): PRAGMA quick_check

@@ -1,6 +1,5 @@
 // Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date. The engine
 // then sets the store's connection to sync off the event loop and never wait for a lock (engine.ts).
-import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { damagedOr, quickCheck } from './damage-checks.js';
@@ -9,6 +8,8 @@ import { logMigration, type AppliedMigration } from '../migration-log.js';
 import { explainOpenFailure, writeProblem } from './open-failure.js';
 import { migrations } from './migrations.js';
 import { refuseRemains } from './remains.js';
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
+const { existsSync, mkdirSync, statSync } = process.getBuiltinModule('node:fs');
 
 export type SqliteDatabase = Database.Database;
 

@@ -22,13 +22,14 @@
 // A write's failure undoes only that write, however many statements it has: the batch runs inside
 // one savepoint, and a failing write is taken out and the rest run again.
 import { AsyncResource } from 'node:async_hooks';
-import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseBusy, inSeconds, retryLater } from '../../errors.js';
 import { commits, storeCalls } from '../../channels.js';
 import type { SqliteDatabase } from './database.js';
 import type { StoreLog } from '../plant-store.js';
 import { StorageHealth } from './storage-health.js';
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
+const { closeSync, fdatasync, fsyncSync, openSync } = process.getBuiltinModule('node:fs');
 
 /** Syncs a file's data to disk (fs.fdatasync; tests pass one whose timing they control). */
 export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;

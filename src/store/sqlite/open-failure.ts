@@ -1,7 +1,8 @@
 // Why the SQLite file could not be opened or first written at start, in words an operator can act on: SQLite says
 // only "disk I/O error" or "unable to open database file", so the folder and the disk are asked for the cause.
-import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
+const { accessSync, constants, existsSync, statfsSync } = process.getBuiltinModule('node:fs');
 
 /** Free space under which a failed first write is put down to a full disk: a new file needs a few pages and its WAL. */
 const FULL_BELOW_BYTES = 256 * 1024;

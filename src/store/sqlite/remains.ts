@@ -1,7 +1,8 @@
 // The remains of a SQLite database whose file is gone: its -wal and -shm without it. Nothing opens a new, empty
 // database over them (the old tokens would fail and a new bootstrap token appear, with `check` saying ok).
-import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
+const { existsSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** The side files SQLite keeps beside a database in WAL mode. */
 export const SIDE_FILES = ['-wal', '-shm'] as const;

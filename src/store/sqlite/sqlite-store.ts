@@ -1,6 +1,6 @@
 // The SQLite store: plain SQL prepared once, row mappers, and the caches of first pages and token
 // owners. Every statement runs through the engine (engine.ts), which says why answers are durable and fresh.
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { PlantPage, rowsToRead, type PageJson } from '../../pagination/page.js';
 import type { PlantStore, Readiness, Store, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses } from '../token-uses.js';
@@ -11,6 +11,15 @@ import { AFTER_SYNC, Engine, type EngineOptions } from './engine.js';
 const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 /** Active tokens remembered; past this many the memory is simply cleared. */
 const TOKEN_CACHE_ENTRIES = 10_000;
+
+/** lru-cache by require (its CommonJS build), synchronously, and only when a store first serves requests. */
+function newPageCache(): LRUCache<string, ReadonlyMap<number, PlantPage>> {
+  const { LRUCache } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('lru-cache') as typeof import('lru-cache');
+  return new LRUCache<string, ReadonlyMap<number, PlantPage>>({
+    maxSize: PAGE_CACHE_BYTES,
+    sizeCalculation: (pages) => [...pages.values()].reduce((sum, page) => sum + page.bytes, 0),
+  });
+}
 
 function prepare(db: SqliteDatabase) {
   const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
@@ -56,11 +65,11 @@ export class SqliteStore implements Store {
   readonly #sql: ReturnType<typeof prepare>;
   readonly #engine: Engine;
   readonly #uses: TokenUses;
-  /** First pages, per owner and then page size, within a budget of bytes (owners used least recently go first). */
-  readonly #pages = new LRUCache<string, ReadonlyMap<number, PlantPage>>({
-    maxSize: PAGE_CACHE_BYTES,
-    sizeCalculation: (pages) => [...pages.values()].reduce((sum, page) => sum + page.bytes, 0),
-  });
+  /**
+   * First pages, per owner and then page size, within a budget of bytes (owners used least recently go first). Made
+   * by the first request's handle: only a serving store reads pages, and lru-cache costs a `token create` 3 ms to load.
+   */
+  #pageCache: LRUCache<string, ReadonlyMap<number, PlantPage>> | undefined;
   /**
    * Owners of active tokens by hash, with when each expires (ms since the epoch; Infinity: never); unknown and
    * revoked tokens are not kept, so guesses cannot fill memory.
@@ -96,7 +105,7 @@ export class SqliteStore implements Store {
     this.#engine = new Engine(this.#db, {
       ...options,
       onForeignCommit: () => {
-        this.#pages.clear();
+        this.#pageCache?.clear();
         this.#tokens.clear();
       },
     });
@@ -109,7 +118,13 @@ export class SqliteStore implements Store {
   }
 
   forRequest(): PlantStore {
+    this.#pageCache ??= newPageCache();
     return this.#handle;
+  }
+
+  /** The page cache, made by forRequest(): every caller of what reads or keeps pages is a request's handle. */
+  get #pages(): LRUCache<string, ReadonlyMap<number, PlantPage>> {
+    return this.#pageCache!;
   }
 
   /**

@@ -1,7 +1,6 @@
 // What the SQLite file allows now: a full disk, a damaged file, or a file deleted or replaced while open refuses
 // with 503 and Retry-After, turns /readyz to 503, and is logged as an error naming the file, once (and again when it mends).
-import { statSync, type Stats } from 'node:fs';
-import { statfs } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseDamaged, DatabaseFileGone, DiskFull, inSeconds, retryLater } from '../../errors.js';
 import type { Readiness } from '../plant-store.js';
@@ -9,6 +8,8 @@ import { isDamage } from './damage-checks.js';
 
 /** Where the store reports what happens to its file (the app's logger; pino's signature). */
 import type { StoreLog } from '../plant-store.js';
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
+const { statSync } = process.getBuiltinModule('node:fs');
 
 const silent: StoreLog = { error: () => undefined, info: () => undefined };
 /** Free space at which a disk that was full counts as writable again: room for a few hundred WAL frames. */
@@ -90,6 +91,8 @@ export class StorageHealth {
       return 'file-gone';
     }
     if (!this.#full) return 'ready';
+    // Taken here, on a readiness check, not at load: node:fs/promises loads readline and more.
+    const { statfs } = process.getBuiltinModule('node:fs/promises');
     const { bavail, bsize } = await statfs(dirname(this.#file));
     return bavail * bsize >= MIN_ROOM_BYTES ? 'ready' : 'disk-full';
   }
