@@ -142,6 +142,10 @@ t.test(
         check: () => void t.ok(installed(projects.frontend, 'msw'), "the mock's peers are installed"),
       },
       'npx plant-store-mock --port 4010 --token dev-token': { cwd: projects.frontend, check: () => undefined },
+      'npx plant-store-mock --port 4010 --token dev-token --cors-origin http://localhost:5173 --cors-origin http://localhost:6006': {
+        cwd: projects.frontend,
+        check: () => undefined,
+      },
       'cd clients/conformance && npm pack': {
         cwd: checkout,
         check: () =>
@@ -202,6 +206,19 @@ t.test(
         await Promise.race([ready, ended]);
         const answer = await fetch(`http://127.0.0.1:${mockPort}/plants`, { headers: { authorization: 'Bearer dev-token' } });
         t.same([answer.status, await answer.json()], [200, []], `${command}: the mock answers dev-token's empty list`);
+        // With --cors-origin, a page of that origin may call it; without, none may (as the service with CORS_ORIGINS).
+        for (const origin of ['http://localhost:5173', 'http://localhost:6006']) {
+          const preflight = await fetch(`http://127.0.0.1:${mockPort}/plants`, {
+            method: 'OPTIONS',
+            headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+          });
+          const allowed = command.includes(`--cors-origin ${origin}`) ? origin : null;
+          t.equal(
+            preflight.headers.get('access-control-allow-origin'),
+            allowed,
+            `${command}: ${origin} ${allowed ? 'allowed' : 'not allowed'}`,
+          );
+        }
         process.kill(-mock.pid!, 'SIGTERM');
         t.equal((await ended).stderr, '', 'and stops on SIGTERM, quietly');
         continue;
