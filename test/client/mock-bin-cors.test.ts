@@ -1,30 +1,16 @@
 // plant-store-mock answers CORS as the service does with CORS_ORIGINS: --cors-origin (repeatable) allows an origin, and without one no origin is allowed.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { buildTestApp, tokenFor } from '../helpers/app.js';
 import { listen } from '../helpers/checked-fetch.js';
-import { projectRoot } from '../helpers/paths.js';
+import { MOCK_BIN, startMockBin } from '../helpers/mock-bin.js';
 
-const MOCK_BIN = join(projectRoot, 'clients', 'typescript', 'bin', 'plant-store-mock.js');
 const ALLOWED = ['http://127.0.0.1:5173', 'http://localhost:6006'];
 const OTHER = 'http://127.0.0.1:8080';
 
 /** plant-store-mock started as a team starts it, with these options; its base URL once it listens. */
-async function startMock(t: Test, options: string[]): Promise<string> {
-  const mock = spawn(process.execPath, [MOCK_BIN, '--port', '0', '--token', 'pst_mock', ...options], { stdio: ['ignore', 'pipe', 'pipe'] });
-  t.teardown(() => void mock.kill('SIGTERM'));
-  let errors = '';
-  mock.stderr.on('data', (chunk) => (errors += String(chunk)));
-  return new Promise<string>((resolve, reject) => {
-    let out = '';
-    mock.stdout.on('data', (chunk) => {
-      out += String(chunk);
-      const url = /on (http:\/\/127\.0\.0\.1:\d+) /.exec(out)?.[1];
-      if (url !== undefined) resolve(url);
-    });
-    mock.on('exit', (code) => reject(new Error(`plant-store-mock exited (${code}) before listening: ${errors}`)));
-  });
+function startMock(t: Test, options: string[]): Promise<string> {
+  return startMockBin(t, ['--token', 'pst_mock', ...options]).then((mock) => mock.url);
 }
 
 interface Probe {

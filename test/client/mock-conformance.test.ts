@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import t from 'tap';
 import { projectRoot } from '../helpers/paths.js';
+import { startMockBin } from '../helpers/mock-bin.js';
 import { finished, type Finished } from '../helpers/process.js';
 
 /** The conformance command, in this one place: the `plant-store-conformance` bin of clients/conformance, as it ships. */
@@ -11,7 +12,6 @@ const conformance = (options: string[]): Promise<Finished> =>
   finished(spawn(process.execPath, [CONFORMANCE_BIN, ...options], { stdio: ['ignore', 'pipe', 'pipe'] }));
 
 /** The mock's bin as the package ships it (built by `npm test`'s pretest). */
-const MOCK_BIN = join(projectRoot, 'clients', 'typescript', 'bin', 'plant-store-mock.js');
 
 /*
  * What the run does not exercise against the mock, each with its reason; none is about data:
@@ -24,21 +24,8 @@ const MOCK_BIN = join(projectRoot, 'clients', 'typescript', 'bin', 'plant-store-
  */
 
 t.test('the conformance run passes against plant-store-mock, every check, none skipped', async (t) => {
-  const mock = spawn(process.execPath, [MOCK_BIN, '--port', '0', '--token', 'pst_mock_alice', '--token', 'pst_mock_bob'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  t.teardown(() => void mock.kill('SIGTERM'));
-  let errors = '';
-  mock.stderr.on('data', (chunk) => (errors += String(chunk)));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    mock.stdout.on('data', (chunk) => {
-      out += String(chunk);
-      const url = /on (http:\/\/127\.0\.0\.1:\d+) /.exec(out)?.[1];
-      if (url !== undefined) resolve(url);
-    });
-    mock.on('exit', (code) => reject(new Error(`plant-store-mock exited (${code}) before listening: ${errors}`)));
-  });
+  const mock = await startMockBin(t, ['--token', 'pst_mock_alice', '--token', 'pst_mock_bob']);
+  const baseUrl = mock.url;
 
   const run = await conformance(['--base-url', baseUrl, '--token', 'pst_mock_alice', '--other-token', 'pst_mock_bob']);
   const lines = run.stdout.split('\n');
@@ -64,5 +51,5 @@ t.test('the conformance run passes against plant-store-mock, every check, none s
     new RegExp(`${results.length - skipped.length} passed, 0 failed, ${skipped.length} skipped\\n`),
     'the summary agrees',
   );
-  t.equal(errors, '', 'the mock wrote nothing to stderr');
+  t.equal(mock.stderr(), '', 'the mock wrote nothing to stderr');
 });
