@@ -98,4 +98,3 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   return app;
 }
-// z
