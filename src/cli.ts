@@ -38,19 +38,19 @@ const USAGE = `Usage:
                                      @plant-store/conformance (clients/conformance; docs/contract-checks.md)
 All commands use DATABASE_URL (PostgreSQL) when set, else DATABASE_PATH (SQLite, default ./data/plants.db).`;
 
-/** The full integrity_check, on demand: start-up's own check is bounded (store/sqlite/damage-checks.ts). */
+/** The full integrity_check, on demand: start-up's own check is bounded (store/sqlite/file-health.ts). */
 async function checkCommand(): Promise<void> {
   const { existsSync, statSync } = process.getBuiltinModule('node:fs'); // not `import`: see docs/deploy.md, "Many tokens"
   const { databaseSettings } = await import('./database-settings.js');
   const config = databaseSettings();
   if (config.databaseUrl !== undefined) throw new Error('check reads a SQLite file (DATABASE_PATH); PostgreSQL checks its own pages');
   const path = resolve(config.databasePath);
-  const { refuseRemains } = await import('./store/sqlite/remains.js');
+  const { refuseRemains } = await import('./store/sqlite/database.js');
   refuseRemains(path);
   if (!existsSync(path)) throw new Error(`there is no SQLite database at ${path} (DATABASE_PATH)`);
   if (!statSync(path).isFile()) throw new Error(`${path} (DATABASE_PATH) is not a file: DATABASE_PATH names the SQLite file itself`);
   process.stderr.write(`plant-store: checking the SQLite file ${path}: PRAGMA integrity_check reads every page\n`);
-  const { integrityCheck, StaleWal, wholeWithoutWal } = await import('./store/sqlite/damage-checks.js');
+  const { integrityCheck, StaleWal, wholeWithoutWal } = await import('./store/sqlite/file-health.js');
   const problems = integrityCheck(path);
   if (problems.length === 0) return void process.stdout.write('ok\n');
   process.stdout.write(`${problems.join('\n')}\n`);

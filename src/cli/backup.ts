@@ -40,7 +40,7 @@ export async function backupCommand(args: string[]): Promise<void> {
   const config = databaseSettings();
   if (config.databaseUrl !== undefined) throw usePostgresTool('backup', file);
   const { backupDatabase } = await import('../store/sqlite/backup.js');
-  const { refuseRemains } = await import('../store/sqlite/remains.js');
+  const { refuseRemains } = await import('../store/sqlite/database.js');
   refuseRemains(config.databasePath);
   process.stderr.write(`plant-store: backing up the ${describeDatabase(config).text}\n`);
   let shown = -1;

@@ -16,10 +16,9 @@ async function versions(): Promise<{ current: number; latest: number }> {
     ]);
     return { current: await schemaVersion({ url: config.databaseUrl, timeoutMs: config.databaseTimeoutMs }), latest: migrations.length };
   }
-  const [{ sqliteSchemaVersion }, { migrations }, { refuseRemains }] = await Promise.all([
-    import('../store/sqlite/backup-before-migrating.js'),
+  const [{ sqliteSchemaVersion, refuseRemains }, { migrations }] = await Promise.all([
+    import('../store/sqlite/database.js'),
     import('../store/sqlite/migrations.js'),
-    import('../store/sqlite/remains.js'),
   ]);
   refuseRemains(config.databasePath);
   return { current: sqliteSchemaVersion(config.databasePath) ?? 0, latest: migrations.length };

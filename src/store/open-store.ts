@@ -17,8 +17,8 @@ export async function openStore(config: StoreConfig, log?: StoreLog): Promise<St
     return PostgresStore.open(settings, undefined, log);
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
-  const { backupBeforeMigrating } = await import('./sqlite/backup-before-migrating.js');
-  const { refuseRemains } = await import('./sqlite/remains.js');
+  const { backupBeforeMigrating } = await import('./sqlite/backup.js');
+  const { refuseRemains } = await import('./sqlite/database.js');
   refuseRemains(config.databasePath);
   await backupBeforeMigrating(config.databasePath, log);
   return new SqliteStore(config.databasePath, { lockTimeoutMs: config.writeLockTimeoutMs, log });

@@ -1,9 +1,14 @@
 // A consistent copy of a live SQLite file (docs/operations.md, "Backups and restores"): SQLite's online backup API
 // inside one read transaction, checked, synced and renamed into place, so a crash leaves no partial file under the name.
-import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+// Taken by `plant-store backup`, by restore (to check the backup), and before migrating: the way back from an upgrade.
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import type { StoreLog } from '../plant-store.js';
+import { sqliteSchemaVersion, syncToDisk } from './database.js';
+import { checkProblems, quickCheck } from './file-health.js';
 import { migrations } from './migrations.js';
+// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
+const { accessSync, constants, existsSync, renameSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
 
 export interface BackupResult {
   /** The backup's absolute path. */
@@ -38,23 +43,13 @@ function writeProblem(error: unknown, folder: string): string | undefined {
   return undefined;
 }
 
-/** Syncs a file or a folder to disk: the rename of a synced file into a synced folder survives a crash. */
-export function syncToDisk(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Removes the partial copy this call made, and the side files SQLite may have left beside it; never anything else. */
 function removePartial(path: string): void {
   for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
 }
 
 /** What a Plant Store database holds, read from `db`; throws naming `what` when it is not one, or one from a newer Plant Store. */
-export function describeContents(db: Database.Database, what: string): Omit<BackupResult, 'path' | 'bytes'> {
+function describeContents(db: Database.Database, what: string): Omit<BackupResult, 'path' | 'bytes'> {
   const version = db.pragma('user_version', { simple: true }) as number;
   const tables = new Set(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[]);
   // Schema 1 had plants only; tokens came with 2.
@@ -113,9 +108,7 @@ export async function backupDatabase(source: string, target: string, options: Ba
     try {
       // One file, no -wal: the copy is complete alone, and can be moved or restored as it is.
       copy.pragma('journal_mode = DELETE');
-      const problems = (copy.pragma('quick_check', { simple: false }) as Array<{ quick_check: string }>)
-        .map((row) => row.quick_check)
-        .filter((text) => text !== 'ok');
+      const problems = checkProblems(copy, 'quick_check');
       if (problems.length > 0) throw new BackupFailed(`the copy failed PRAGMA quick_check: ${problems.join('; ')}`);
       contents = describeContents(copy, `the database ${from}`);
     } finally {
@@ -136,4 +129,35 @@ export async function backupDatabase(source: string, target: string, options: Ba
     if (db.inTransaction) db.exec('ROLLBACK');
     db.close();
   }
+}
+
+/** Where the backup before migrating from `version` goes: plants.db.schema-2.backup, or, taken before, one named with the time. */
+function backupName(file: string, version: number): string {
+  const plain = `${file}.schema-${version}.backup`;
+  if (!existsSync(plain)) return plain;
+  return `${file}.schema-${version}.${new Date().toISOString().replaceAll(/[-:.]/g, '')}.backup`;
+}
+
+/**
+ * Writes the backup when the file exists at a version with migrations pending (a new, empty file has nothing to
+ * keep), logs where, and returns it. A version the file cannot be read at is left to the open that follows to report.
+ */
+export async function backupBeforeMigrating(path: string, log?: StoreLog): Promise<BackupResult | undefined> {
+  if (path === ':memory:') return undefined;
+  const file = resolve(path);
+  let version;
+  try {
+    version = sqliteSchemaVersion(file);
+  } catch {
+    return undefined;
+  }
+  if (version === undefined || version === 0 || version >= migrations.length) return undefined;
+  quickCheck(file); // a damaged file is said as such (and not migrated), not as a failed backup
+  const backup = await backupDatabase(file, backupName(file, version));
+  log?.info(
+    { backup: { path: backup.path, schemaVersion: version, plants: backup.plants, tokens: backup.tokens, bytes: backup.bytes } },
+    `backed up the database before migrating it from schema version ${version}: ${backup.path} ` +
+      `(${backup.plants} plants, ${backup.tokens} tokens, ${backup.bytes} bytes)`,
+  );
+  return backup;
 }

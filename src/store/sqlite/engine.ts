@@ -25,11 +25,11 @@ import { AsyncResource } from 'node:async_hooks';
 import { dirname } from 'node:path';
 import { DatabaseBusy, inSeconds, retryLater } from '../../errors.js';
 import { commits, storeCalls } from '../../channels.js';
-import type { SqliteDatabase } from './database.js';
+import { syncToDisk, type SqliteDatabase } from './database.js';
 import type { StoreLog } from '../plant-store.js';
-import { StorageHealth } from './storage-health.js';
+import { StorageHealth } from './file-health.js';
 // Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
-const { closeSync, fdatasync, fsyncSync, openSync } = process.getBuiltinModule('node:fs');
+const { closeSync, fdatasync, openSync } = process.getBuiltinModule('node:fs');
 
 /** Syncs a file's data to disk (fs.fdatasync; tests pass one whose timing they control). */
 export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;
@@ -119,12 +119,7 @@ export class Engine {
     db.pragma('synchronous = NORMAL'); // the WAL is synced below, off the event loop, instead
     this.#wal = openSync(`${db.name}-wal`, 'r'); // SQLite keeps the file while any connection is open
     // A new WAL file's name must survive a power cut too; SQLite would sync the folder at its first sync.
-    const folder = openSync(dirname(db.name), 'r');
-    try {
-      fsyncSync(folder);
-    } finally {
-      closeSync(folder);
-    }
+    syncToDisk(dirname(db.name));
   }
 
   /**

@@ -1,10 +1,9 @@
 // Puts a backup in place of the SQLite database, the service stopped: the backup checked first (by copying it
 // with backup.ts, which checks the copy), the database and its -wal/-shm moved aside, never deleted.
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { backupDatabase, syncToDisk, type BackupResult } from './backup.js';
-import { lockHolders } from './open-elsewhere.js';
-import { SIDE_FILES } from './remains.js';
+import { backupDatabase, type BackupResult } from './backup.js';
+import { SIDE_FILES, syncToDisk } from './database.js';
 
 export interface RestoreResult extends BackupResult {
   /** Where each file that was in the way went: [from, to]. */
@@ -15,6 +14,44 @@ export interface RestoreResult extends BackupResult {
 
 /** A restore refused; nothing was changed. */
 export class RestoreRefused extends Error {}
+
+/** major:minor as /proc/locks writes them (hex), from a stat's dev. */
+function deviceOf(dev: bigint): string {
+  const major = ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn);
+  const minor = (dev & 0xffn) | ((dev >> 12n) & ~0xffn);
+  return `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * Processes other than this one holding a lock on any of `files`; undefined when this system has no /proc/locks
+ * (not Linux), so nobody can tell. Every connection to a file in WAL mode holds, for as long as it is open, a shared
+ * POSIX lock on the file (SQLite's SHARED range) and one on its -shm (the "DMS" byte); Linux lists every POSIX lock,
+ * with its process and its file's device and inode, in /proc/locks.
+ */
+function lockHolders(files: string[]): Array<{ pid: number; file: string }> | undefined {
+  let table: string;
+  try {
+    table = readFileSync('/proc/locks', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const wanted = new Map<string, string>();
+  for (const file of files) {
+    const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
+    if (stat !== undefined) wanted.set(`${deviceOf(stat.dev)}:${stat.ino}`, file);
+  }
+  const holders = new Map<string, { pid: number; file: string }>();
+  // "1: POSIX  ADVISORY  READ 10943 fe:00:2164592 128 128"; lines with "->" are waiters, not holders.
+  for (const line of table.split('\n')) {
+    const fields = line.trim().split(/\s+/);
+    if (fields[1] === '->' || fields.length < 6) continue;
+    const [pid, where] = [Number(fields[4]), fields[5]!];
+    const file = wanted.get(where);
+    if (file === undefined || pid === process.pid) continue;
+    holders.set(`${pid} ${file}`, { pid, file });
+  }
+  return [...holders.values()];
+}
 
 /** Refuses while another process has `file` (or its -wal, -shm) open; says how it knows, or undefined when it cannot. */
 function refuseWhileOpen(file: string): string | undefined {
