@@ -4,7 +4,7 @@
 // to sync off the event loop and never wait for a lock (engine.ts).
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { damagedOr, quickCheck } from './file-health.js';
+import { damagedOr, quickCheck, readOnly } from './file-health.js';
 import type { StoreLog } from '../plant-store.js';
 import { logMigration, type AppliedMigration } from '../migration-log.js';
 import { migrations } from './migrations.js';
@@ -21,8 +21,8 @@ const STORAGE_CODES = /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY)/;
 
 export type SqliteDatabase = Database.Database;
 
-/** Applies the pending migrations; each one applied is logged (from, to, milliseconds) and returned. */
-export function migrate(db: SqliteDatabase, log?: StoreLog): AppliedMigration[] {
+/** Applies the pending migrations; each one applied is logged (from, to, milliseconds). */
+export function migrate(db: SqliteDatabase, log?: StoreLog): void {
   // One IMMEDIATE transaction reads the version and applies what is pending: processes opening one new
   // file at once (instances starting together) apply each migration once, and no file stops halfway.
   const applied = db
@@ -45,7 +45,6 @@ export function migrate(db: SqliteDatabase, log?: StoreLog): AppliedMigration[] 
     .immediate();
   // Logged once committed: a migration rolled back was not applied.
   for (const step of applied) logMigration(log, 'SQLite', step);
-  return applied;
 }
 
 /**
@@ -80,13 +79,10 @@ export function syncToDisk(path: string): void {
 /** The file's schema version, read without changing anything; undefined when there is no file. */
 export function sqliteSchemaVersion(path: string): number | undefined {
   if (!existsSync(path)) return undefined;
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
+  return readOnly(path, (db) => {
     db.pragma('busy_timeout = 5000');
     return db.pragma('user_version', { simple: true }) as number;
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /**
@@ -121,8 +117,7 @@ function cannotOpen(path: string, problem: string, cause?: unknown): Error {
 function writeProblem(path: string, onlyTheFile = false): string | undefined {
   const file = resolve(path);
   const folder = dirname(file);
-  const targets = existsSync(file) ? [file, folder] : [folder];
-  for (const target of onlyTheFile ? targets.filter((target) => target === file) : targets) {
+  for (const target of onlyTheFile ? [file] : existsSync(file) ? [file, folder] : [folder]) {
     try {
       accessSync(target, constants.W_OK);
     } catch (error) {

@@ -34,17 +34,11 @@ const { closeSync, fdatasync, openSync } = process.getBuiltinModule('node:fs');
 /** Syncs a file's data to disk (fs.fdatasync; tests pass one whose timing they control). */
 export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;
 
-/**
- * Rows one round reads at most, counted by what each read may return: a round holds the event loop,
- * and its answers, until it ends: 2,000 rows are about a millisecond (the page-size scenario, docs/benchmarks.md).
- */
+/** Rows one round reads at most (what each read may return): a round holds the event loop until it ends. */
 export const MAX_ROUND_ROWS = 2000;
 /** Writes one transaction commits at most. */
 const MAX_BATCH = 1000;
-/**
- * Pause between tries for a write lock another process holds: its commits last a millisecond or two,
- * and a try that finds the lock taken costs microseconds.
- */
+/** Pause between tries for a write lock another process holds: its commits last a millisecond or two. */
 const LOCK_RETRY_MS = 2;
 
 interface Operation {
@@ -82,7 +76,6 @@ export class Engine {
   #queue: Array<Read | Write> = [];
   /** A round is due in the next check phase. */
   #scheduled = false;
-  /** The WAL sync under way: until it ends, rounds run only reads marked `whileSyncing`. */
   #syncing = false;
   /** Writes wait for another process's write lock until this timer fires. */
   #lockWait: NodeJS.Timeout | undefined;
@@ -90,7 +83,6 @@ export class Engine {
   #failure: Error | undefined;
   #version: unknown;
   #lastSync: Promise<void> = Promise.resolve();
-  /** Turns a full disk or a damaged file into a 503, and knows when writes succeed again (the store's readiness). */
   readonly health: StorageHealth;
   readonly #db: SqliteDatabase;
   readonly #lockTimeoutMs: number;
@@ -124,8 +116,7 @@ export class Engine {
 
   /**
    * Runs `run` in the next round's read transaction; `rows`: the rows it reads at most. `whileSyncing`: it may run
-   * during a sync, told so, to answer from the caches or AFTER_SYNC: requests are authenticated, and cached first pages
-   * answered, while the last commit syncs (worth about 15% of the realistic mix's throughput, docs/benchmarks.md).
+   * during a sync, told so, to answer from the caches or AFTER_SYNC (guarantee 1).
    */
   read<T>(run: (syncing: boolean) => T | typeof AFTER_SYNC, rows = 1, whileSyncing = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -137,7 +128,7 @@ export class Engine {
   /** Runs `run` in the next round's write transaction; settles once that transaction is on disk. */
   write<T>(run: () => T): Promise<T> {
     const deadline = performance.now() + this.#lockTimeoutMs;
-    const queuedIn = storeCalls.hasSubscribers ? new AsyncResource('plant-store:queued-write') : undefined; // for traces only
+    const queuedIn = storeCalls.hasSubscribers ? new AsyncResource('plant-store:queued-write') : undefined;
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ kind: 'write', run, resolve: resolve as (value: unknown) => void, reject, deadline, queuedIn });
       this.#schedule();
@@ -262,7 +253,6 @@ export class Engine {
     return this.#synced().then(() => values);
   }
 
-  /** Settles once the WAL is synced; meanwhile rounds run only reads marked `whileSyncing`. */
   #synced(): Promise<void> {
     if (this.#wal === undefined) {
       this.health.wrote();

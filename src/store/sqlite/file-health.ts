@@ -27,6 +27,16 @@ function isDamage(error: unknown): boolean {
   return code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');
 }
 
+/** Runs `use` on a read-only connection of its own to the file, closed after. */
+export function readOnly<T>(path: string, use: (db: Database.Database) => T): T {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
 /** The problems a check pragma (quick_check, integrity_check) reports: its rows but 'ok'. */
 export function checkProblems(db: Database.Database, pragma: string): string[] {
   const rows = db.pragma(pragma) as Array<Record<string, string>>;
@@ -74,12 +84,7 @@ export function wholeWithoutWal(path: string): boolean {
   try {
     folder = mkdtempSync(join(dirname(resolve(path)), '.plant-store-wal-check-'));
     linkSync(path, join(folder, 'alone.db'));
-    const db = new Database(join(folder, 'alone.db'), { readonly: true, fileMustExist: true });
-    try {
-      return checkProblems(db, 'quick_check').length === 0;
-    } finally {
-      db.close();
-    }
+    return readOnly(join(folder, 'alone.db'), (db) => checkProblems(db, 'quick_check').length === 0);
   } catch {
     return false;
   } finally {
@@ -105,43 +110,33 @@ export function damagedOr(path: string, error: unknown): unknown {
  * service would otherwise go unseen by it; test/reliability/damaged-file.test.ts).
  */
 export function quickCheck(path: string): void {
-  let db;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    readOnly(path, (db) => {
+      // Start-up only: another process may be making the same new file (switching it to WAL, migrating it).
+      db.pragma('busy_timeout = 5000');
+      const pages = db.pragma('page_count', { simple: true }) as number;
+      const tables =
+        pages <= QUICK_CHECK_PAGE_LIMIT
+          ? [undefined]
+          : (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 'plants'").pluck().all() as string[]);
+      // At most 5 problems: enough to say what is wrong, without reading on through a badly damaged file.
+      const problems = tables.flatMap((table) =>
+        checkProblems(db, table === undefined ? 'quick_check(5)' : `quick_check("${table.replaceAll('"', '""')}")`),
+      );
+      if (problems.length > 0) throw damage(path, problems.join('; '));
+    });
   } catch (error) {
     throw damagedOr(path, error);
-  }
-  try {
-    // Start-up only: another process may be making the same new file (switching it to WAL, migrating it).
-    db.pragma('busy_timeout = 5000');
-    const pages = db.pragma('page_count', { simple: true }) as number;
-    const tables =
-      pages <= QUICK_CHECK_PAGE_LIMIT
-        ? [undefined]
-        : (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 'plants'").pluck().all() as string[]);
-    // At most 5 problems: enough to say what is wrong, without reading on through a badly damaged file.
-    const problems = tables.flatMap((table) =>
-      checkProblems(db, table === undefined ? 'quick_check(5)' : `quick_check("${table.replaceAll('"', '""')}")`),
-    );
-    if (problems.length > 0) throw damage(path, problems.join('; '));
-  } catch (error) {
-    throw damagedOr(path, error);
-  } finally {
-    db.close();
   }
 }
 
 /** PRAGMA integrity_check, all of it (`plant-store check`): the problems found in the file, none: []. */
 export function integrityCheck(path: string): string[] {
-  let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    return checkProblems(db, 'integrity_check');
+    return readOnly(path, (db) => checkProblems(db, 'integrity_check'));
   } catch (error) {
     if (isDamage(error)) return [(error as Error).message];
     throw new Error(`cannot open the SQLite database ${resolve(path)}: ${(error as Error).message}`, { cause: error });
-  } finally {
-    db?.close();
   }
 }
 

@@ -27,11 +27,10 @@ function prepare(db: SqliteDatabase) {
   const listTokens = `SELECT id, user, created_at AS createdAt, expires_at AS expiresAt, coalesce(expires_at <= ${now}, 0) AS expired,
     last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM tokens`;
   /**
-   * A page built by SQLite in one row: its JSON text (json_object escapes as JSON.stringify does), its ids' text, its last
-   * id and the next page's first id (null: none). Half the CPU of rows handed to JavaScript on pages of 1,000 (the page-size
-   * scenario, docs/benchmarks.md). The aggregates take rows in the order the subquery yields them, which
-   * SQLite does not promise (an ORDER BY in each costs as much again): page-json.test.ts fails if it changes. Bare `?`s
-   * for the owner and LIMIT cost the row statements before these 10 and 4 us a page more than `CAST(? AS TEXT)`, `? + 0`.
+   * A page built by SQLite in one row, half the CPU of rows handed to JavaScript (docs/benchmarks.md): its JSON text
+   * (json_object escapes as JSON.stringify does), its ids' text, its last id and the next page's first id (null: none).
+   * The aggregates take rows in the order the subquery yields them, which SQLite does not promise (an ORDER BY in each
+   * costs as much again): page-json.test.ts fails if it changes. `CAST(? AS TEXT)` and `? + 0` cost less than bare `?`s.
    */
   const page = (where: string) => `
     SELECT json, ids, last, (SELECT id FROM plants WHERE owner = CAST(? AS TEXT) AND id > last ORDER BY id LIMIT 1) FROM (
@@ -150,10 +149,8 @@ export class SqliteStore implements Store {
     return page;
   }
 
-  addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
-    const bytes = Buffer.from(hash, 'base64');
-    const expires = expiresAt?.toISOString() ?? null;
-    return this.#engine.write(() => Number(this.#sql.addToken.run(user, bytes, expires).lastInsertRowid));
+  async addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
+    return (await this.addTokens(user, [hash], expiresAt))[0]!;
   }
 
   addTokens(user: string, hashes: readonly TokenHash[], expiresAt: Date | null = null): Promise<number[]> {
@@ -192,14 +189,9 @@ export class SqliteStore implements Store {
 
   /** Readable (the engine refuses every read once a sync failed), not damaged, and with room to write. */
   async readiness(): Promise<Readiness> {
-    const read = await this.#engine
-      .read(() => this.#sql.ping.get())
-      .then(
-        () => true,
-        () => false,
-      );
+    const read = await this.#engine.read(() => this.#sql.ping.get()).catch(() => false);
     const health = await this.#engine.health.readiness();
-    return health !== 'ready' || read ? health : 'unreachable';
+    return health !== 'ready' || read !== false ? health : 'unreachable';
   }
 
   /** Once, however often it is called: the uses not written yet, then the file. */
