@@ -1,7 +1,6 @@
 // Opens the SQLite file durably (WAL, synchronous=FULL) and brings its schema up to date, or refuses naming why: the
 // remains of a deleted database, or what stops this process writing the file (SQLite says only "disk I/O error" or
-// "unable to open database file", so the folder and the disk are asked). The engine then sets the store's connection
-// to sync off the event loop and never wait for a lock (engine.ts).
+// "unable to open database file", so the folder and the disk are asked).
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { damagedOr, quickCheck, readOnly } from './file-health.js';

@@ -230,10 +230,7 @@ export class Engine {
     );
   }
 
-  /**
-   * Runs the batch's writes and commits them; settles with their values once the commit is synced. A write
-   * that throws is taken out of `batch` and rejected; a failure that ends the transaction throws (all are refused).
-   */
+  /** Settles with the writes' values once their commit is synced; a failure that ends the transaction throws. */
   #commit(batch: Write[]): Promise<unknown[]> {
     this.#sql.savepoint.run();
     let values: unknown[] = [];

@@ -8,20 +8,13 @@ import type { Readiness, StoreLog } from '../plant-store.js';
 // Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { existsSync, linkSync, mkdtempSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
 
-/**
- * The start-up check reads every page of a file up to this many (128 MiB of 4 KiB pages; quick_check reads about
- * 1,000 pages in 25 to 75 ms, docs/reliability.md). A larger file has its schema and every table but `plants` checked
- * at start, so start-up stays bounded; `plant-store check` reads it all.
- */
+/** Pages start-up's check reads whole (128 MiB of 4 KiB pages; docs/reliability.md); a larger file, all but `plants`. */
 const QUICK_CHECK_PAGE_LIMIT = 32_768;
 /** Free space at which a disk that was full counts as writable again: room for a few hundred WAL frames. */
 const MIN_ROOM_BYTES = 1024 * 1024;
 const RETRY_SECONDS = 30;
 
-/**
- * SQLite's answers for a file that is not a database ("file is not a database": a bad header), or a
- * damaged one ("database disk image is malformed": truncated, damaged pages).
- */
+/** SQLite's answers for a file that is not a database (a bad header), or a damaged one (truncated, damaged pages). */
 function isDamage(error: unknown): boolean {
   const code = String((error as { code?: unknown } | null)?.code);
   return code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');
@@ -104,10 +97,8 @@ export function damagedOr(path: string, error: unknown): unknown {
 }
 
 /**
- * Throws a DamagedDatabase when quick_check finds problems: over the whole file, or within QUICK_CHECK_PAGE_LIMIT.
- * On a connection of its own, closed after: the pages it reads stay out of the service connection's
- * page cache (in WAL mode a cached page stays trusted until a checkpoint, so damage under the running
- * service would otherwise go unseen by it; test/reliability/damaged-file.test.ts).
+ * Throws a DamagedDatabase when quick_check finds problems. On a connection of its own: the pages it reads stay out of
+ * the service connection's cache, where a page stays trusted until a checkpoint (test/reliability/damaged-file.test.ts).
  */
 export function quickCheck(path: string): void {
   try {

@@ -23,12 +23,12 @@ function deviceOf(dev: bigint): string {
 }
 
 /**
- * Processes other than this one holding a lock on any of `files`; undefined when this system has no /proc/locks
- * (not Linux), so nobody can tell. Every connection to a file in WAL mode holds, for as long as it is open, a shared
+ * Refuses while another process has `file` (or its -wal, -shm) open; says how it knows, or undefined when this system
+ * has no /proc/locks (not Linux). Every connection to a file in WAL mode holds, for as long as it is open, a shared
  * POSIX lock on the file (SQLite's SHARED range) and one on its -shm (the "DMS" byte); Linux lists every POSIX lock,
  * with its process and its file's device and inode, in /proc/locks.
  */
-function lockHolders(files: string[]): Array<{ pid: number; file: string }> | undefined {
+function refuseWhileOpen(file: string): string | undefined {
   let table: string;
   try {
     table = readFileSync('/proc/locks', 'utf8');
@@ -36,31 +36,21 @@ function lockHolders(files: string[]): Array<{ pid: number; file: string }> | un
     return undefined;
   }
   const wanted = new Map<string, string>();
-  for (const file of files) {
-    const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
-    if (stat !== undefined) wanted.set(`${deviceOf(stat.dev)}:${stat.ino}`, file);
+  for (const path of [file, ...SIDE_FILES.map((suffix) => `${file}${suffix}`)]) {
+    const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+    if (stat !== undefined) wanted.set(`${deviceOf(stat.dev)}:${stat.ino}`, path);
   }
-  const holders = new Map<string, { pid: number; file: string }>();
+  const holders = new Set<string>();
   // "1: POSIX  ADVISORY  READ 10943 fe:00:2164592 128 128"; lines with "->" are waiters, not holders.
   for (const line of table.split('\n')) {
     const fields = line.trim().split(/\s+/);
     if (fields[1] === '->' || fields.length < 6) continue;
-    const [pid, where] = [Number(fields[4]), fields[5]!];
-    const file = wanted.get(where);
-    if (file === undefined || pid === process.pid) continue;
-    holders.set(`${pid} ${file}`, { pid, file });
+    const [pid, locked] = [Number(fields[4]), wanted.get(fields[5]!)];
+    if (locked !== undefined && pid !== process.pid) holders.add(`process ${pid} holds a lock on ${locked}`);
   }
-  return [...holders.values()];
-}
-
-/** Refuses while another process has `file` (or its -wal, -shm) open; says how it knows, or undefined when it cannot. */
-function refuseWhileOpen(file: string): string | undefined {
-  const holders = lockHolders([file, ...SIDE_FILES.map((suffix) => `${file}${suffix}`)]);
-  if (holders === undefined) return undefined;
-  if (holders.length > 0) {
-    const who = holders.map(({ pid, file: locked }) => `process ${pid} holds a lock on ${locked}`).join('; ');
+  if (holders.size > 0) {
     throw new RestoreRefused(
-      `${file} is open in another process (${who}, as /proc/locks lists; every SQLite connection holds one while open): ` +
+      `${file} is open in another process (${[...holders].join('; ')}, as /proc/locks lists; every SQLite connection holds one while open): ` +
         `stop the service and every plant-store command using it, then restore again. Nothing was changed`,
     );
   }
