@@ -151,26 +151,6 @@ function explainOpenFailure(path: string, error: unknown): unknown {
   return problem === undefined ? error : cannotOpen(path, `${problem} (SQLite said "${(error as Error).message}")`, error);
 }
 
-/** better-sqlite3 says "unable to open database file" without the path; this says which and why. */
-function openFile(path: string): SqliteDatabase {
-  let db: SqliteDatabase;
-  try {
-    db = new Database(path);
-  } catch (error) {
-    if (existsSync(path) && statSync(path).isDirectory()) throw cannotOpen(path, 'it is a folder; DATABASE_PATH must name a file', error);
-    const explained = explainOpenFailure(path, error);
-    throw explained !== error ? explained : cannotOpen(path, (error as Error).message, error);
-  }
-  // SQLite opens a file this process may not write read-only, without a word: the service would start, say
-  // it is ready, and answer every write 500.
-  const problem = path === ':memory:' ? undefined : writeProblem(path, true);
-  if (problem !== undefined) {
-    db.close();
-    throw cannotOpen(path, problem);
-  }
-  return db;
-}
-
 export function openDatabase(path: string, log?: StoreLog): SqliteDatabase {
   refuseRemains(path);
   if (path !== ':memory:') {
@@ -180,8 +160,20 @@ export function openDatabase(path: string, log?: StoreLog): SqliteDatabase {
       throw cannotOpen(path, `cannot make its folder (${(error as Error).message})`, error);
     }
   }
-  const db = openFile(path);
+  let db: SqliteDatabase;
   try {
+    db = new Database(path);
+  } catch (error) {
+    // better-sqlite3 says "unable to open database file" without the path: this says which and why.
+    if (existsSync(path) && statSync(path).isDirectory()) throw cannotOpen(path, 'it is a folder; DATABASE_PATH must name a file', error);
+    const explained = explainOpenFailure(path, error);
+    throw explained !== error ? explained : cannotOpen(path, (error as Error).message, error);
+  }
+  try {
+    // SQLite opens a file this process may not write read-only, without a word: the service would start, say
+    // it is ready, and answer every write 500.
+    const problem = path === ':memory:' ? undefined : writeProblem(path, true);
+    if (problem !== undefined) throw cannotOpen(path, problem);
     // Opening may wait for another process (start-up only, so blocking is fine): migrations take the write lock.
     db.pragma('busy_timeout = 5000');
     if (path !== ':memory:') quickCheck(path); // before WAL and migrations: nothing is written to a damaged file
