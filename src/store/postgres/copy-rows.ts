@@ -3,14 +3,13 @@
 import pg from 'pg';
 import { COPY_BATCH, type CopySource, type CopyTarget, type Row, type Table } from '../copy-rows.js';
 import { migrate, types } from './database.js';
-import { ISO_UTC } from './postgres-store.js';
+import { utcText } from './postgres-store.js';
 
-const time = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', ${ISO_UTC})`;
 /** In the order SQLite's keys have too (owner by bytes: the column is COLLATE "C"). */
 const SELECT: Record<Table, string> = {
   plants: 'SELECT owner, id, name, tag FROM plants ORDER BY owner, id',
-  tokens: `SELECT id, user_name, hash, ${time('created_at')}, ${time('expires_at')}, ${time('revoked_at')}, ${time('last_used_at')}
-             FROM tokens ORDER BY id`,
+  tokens: `SELECT id, user_name, hash, ${utcText('created_at')}, ${utcText('expires_at')},
+                  ${utcText('revoked_at')}, ${utcText('last_used_at')} FROM tokens ORDER BY id`,
 };
 // A batch goes as one array per column. OVERRIDING SYSTEM VALUE: the ids are kept (the column is GENERATED ALWAYS).
 const INSERT: Record<Table, string> = {
