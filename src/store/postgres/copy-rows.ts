@@ -1,8 +1,8 @@
 // The PostgreSQL side of `plant-store copy`: a database's rows in one REPEATABLE READ snapshot (a source), and an
 // empty database filled in one transaction that also moves the tokens' identity sequence past the largest id (a target).
-import pg from 'pg';
+import type pg from 'pg';
 import { COPY_BATCH, type CopySource, type CopyTarget, type Row, type Table } from '../copy-rows.js';
-import { migrate, types } from './database.js';
+import { migrate, newClient } from './database.js';
 import { utcText } from './postgres-store.js';
 
 /** In the order SQLite's keys have too (owner by bytes: the column is COLLATE "C"). */
@@ -22,8 +22,7 @@ const INSERT: Record<Table, string> = {
 async function open(url: string, timeoutMs: number, statements: string[]): Promise<pg.Client> {
   await migrate({ url, timeoutMs });
   // No statement timeout: a copy of a large database runs as long as it takes.
-  const client = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: timeoutMs, application_name: 'plant-store copy' });
-  client.on('error', () => undefined); // a lost connection also fails the query in progress, which reports it
+  const client = newClient({ url, timeoutMs }, { application_name: 'plant-store copy' });
   await client.connect();
   try {
     for (const statement of statements) await client.query(statement);

@@ -5,7 +5,7 @@ import { queryTimes, type QueryTime } from '../../channels.js';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
 import type { AddResult, PlantStore, Readiness, Store, StoredPlant, StoreLog, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses } from '../token-uses.js';
-import { listenerClient, migrate, openPool, type PoolSettings } from './database.js';
+import { migrate, newClient, openPool, type PoolSettings } from './database.js';
 import { TokenCache } from './token-cache.js';
 
 /** A time column as ISO 8601 UTC text to the millisecond, the form SQLite stores. */
@@ -88,7 +88,8 @@ export class PostgresStore implements Store, PlantStore {
   /** Opens the pool and applies pending migrations before the store is used. */
   static async open(settings: PoolSettings, log?: StoreLog): Promise<PostgresStore> {
     const durable = await migrate(settings, undefined, log);
-    return new PostgresStore(openPool(settings, durable), new TokenCache(() => listenerClient(settings)));
+    const listener = { query_timeout: settings.timeoutMs, keepAlive: true, application_name: 'plant-store listen' };
+    return new PostgresStore(openPool(settings, durable), new TokenCache(() => newClient(settings, listener)));
   }
 
   async #run<Row>(name: StatementName, values: unknown[]): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
