@@ -1,19 +1,9 @@
-// Token owners cached in one instance, kept true for every instance by LISTEN/NOTIFY: a revoked,
-// expired, replaced or new token is refused or found by each instance within 1 s, whatever fails
-// (DECISIONS.md, "Several instances"; docs/deploy.md, "On PostgreSQL").
-//
-// Why a cached answer is never more than 1 s stale:
-// - Every change to a token row notifies, in the changing transaction (migration 4's trigger), so the
-//   CLI and every instance notify alike. A notification drops that hash here.
-// - PostgreSQL sends a listener the notifications pending before it answers a query, so an answered
-//   heartbeat sent at S proves every change committed before S is applied here. The cache is read only
-//   while such an S is less than LIVE_MS (< 1 s) old: a lost, stalled or silently dead connection turns
-//   it off, and requests ask the database.
-// - Any gap in the connection drops every entry; the cache stays empty until a new connection listens
-//   again, since notifications sent meanwhile are lost. A lookup that raced a notification or a gap is
-//   not cached: its answer may predate the change.
-// - Expiry is by the database's clock: the entry ends the time left that the lookup returned after the
-//   lookup was *sent* (a monotonic clock), so at, or a round trip before, the expiry.
+// Token owners cached in one instance, kept true for every instance by LISTEN/NOTIFY (migration 4's trigger notifies
+// every change to a token in the changing transaction, the CLI's too): a revoked, expired, replaced or new token is
+// refused or found by each instance within 1 s, whatever fails (DECISIONS.md, "Several instances"; docs/deploy.md).
+// Why: PostgreSQL sends a listener the notifications pending before it answers a query, so an answered heartbeat sent
+// at S proves every change committed before S is applied here. The cache is read only while such an S is less than
+// LIVE_MS (< 1 s) old, and any gap in the connection empties it: notifications sent meanwhile are lost.
 import type pg from 'pg';
 import type { TokenHash, TokenOwner } from '../plant-store.js';
 
@@ -50,8 +40,7 @@ export class TokenCache {
   #reconnectMs = RECONNECT_MIN_MS;
   #started = false;
   #closed = false;
-  /** Connections that listened, gaps met, lookups sent to the database: tests read them. */
-  connections = 0;
+  /** Gaps met and lookups sent to the database: tests read them. */
   gaps = 0;
   lookups = 0;
 
@@ -80,6 +69,7 @@ export class TokenCache {
     const found = await lookup();
     if (found !== undefined && epoch === this.#epoch && this.listening && !this.#closed) {
       if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!); // the oldest
+      // Timed from when the lookup was sent (the database read its clock after): ends at, or a round trip before, the expiry.
       this.#entries.set(hash, { owner: found.owner, until: sentAt + Math.min(ENTRY_MS, found.expiresInMs ?? ENTRY_MS) });
     }
     return found?.owner;
@@ -117,7 +107,6 @@ export class TokenCache {
       this.#epoch++;
       this.#confirmedAt = sentAt;
       this.#reconnectMs = RECONNECT_MIN_MS;
-      this.connections++;
       this.#heartbeat = setInterval(() => this.#beat(client), HEARTBEAT_MS).unref();
     } catch {
       void this.#gap(client);
