@@ -1,7 +1,6 @@
 // Chooses the store the configuration names: PostgreSQL when DATABASE_URL is set, else the SQLite file.
 import type { Config } from '../config.js';
-import type { Store } from './plant-store.js';
-import type { StoreLog } from './plant-store.js';
+import type { Store, StoreLog } from './plant-store.js';
 
 type StoreConfig = Pick<Config, 'databasePath'> &
   Partial<Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseTimeoutMs' | 'writeLockTimeoutMs'>>;
@@ -14,7 +13,7 @@ export async function openStore(config: StoreConfig, log?: StoreLog): Promise<St
   if (config.databaseUrl !== undefined) {
     const { PostgresStore } = await import('./postgres/postgres-store.js');
     const settings = { url: config.databaseUrl, poolSize: config.databasePoolSize ?? 10, timeoutMs: config.databaseTimeoutMs ?? 5000 };
-    return PostgresStore.open(settings, undefined, log);
+    return PostgresStore.open(settings, log);
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
   const { backupBeforeMigrating } = await import('./sqlite/backup.js');

@@ -6,15 +6,6 @@ export const USE_RESOLUTION_MS = 60_000;
 /** Uses noted within this long of the first one share one write. */
 const WRITE_DELAY_MS = 1000;
 
-/** Writes a batch: token id -> time of its use (ms since the epoch). Only ever moves a last use forward. */
-export type WriteUses = (uses: ReadonlyMap<number, number>) => Promise<void>;
-
-export interface TokenUsesOptions {
-  delayMs?: number;
-  /** The clock uses are timed by; tests of the once-a-minute rule pass their own. */
-  now?: () => number;
-}
-
 export class TokenUses {
   /** Token id -> time of its last use sent to be written, kept for a minute: a newer use of it is not written. */
   readonly #written = new Map<number, number>();
@@ -24,16 +15,19 @@ export class TokenUses {
   /** The writes so far, one after the other: close() waits for the last. */
   #writing: Promise<void> = Promise.resolve();
   #closed = false;
-  /** Batches written; tests read it. */
-  batches = 0;
-  readonly #write: WriteUses;
   readonly #delayMs: number;
   readonly #now: () => number;
 
-  constructor(write: WriteUses, options: TokenUsesOptions = {}) {
-    this.#write = write;
-    this.#delayMs = options.delayMs ?? WRITE_DELAY_MS;
-    this.#now = options.now ?? Date.now;
+  /**
+   * `write`: writes a batch, token id -> time of its use (ms since the epoch), only ever moving a last use forward.
+   * `now`: the clock uses are timed by; tests of the once-a-minute rule pass their own.
+   */
+  constructor(
+    private readonly write: (uses: ReadonlyMap<number, number>) => Promise<void>,
+    { delayMs = WRITE_DELAY_MS, now = Date.now }: { delayMs?: number; now?: () => number } = {},
+  ) {
+    this.#delayMs = delayMs;
+    this.#now = now;
   }
 
   /** On the request path: a map lookup, and at most once a minute per token a timer for the write. */
@@ -55,9 +49,8 @@ export class TokenUses {
     if (batch.size === 0) return this.#writing;
     this.#pending = new Map();
     this.#forgetOld();
-    this.batches++;
     this.#writing = this.#writing.then(() =>
-      this.#write(batch).catch(() => {
+      this.write(batch).catch(() => {
         // Not written (the database was busy or away): forget the use, so the next one is written.
         for (const [id, at] of batch) if (this.#written.get(id) === at) this.#written.delete(id);
       }),

@@ -11,16 +11,9 @@ export interface PoolSettings {
   timeoutMs: number;
 }
 
-const INT8 = 20;
-/**
- * Every bigint column arrives as exact BigInt: pg's default is a string, and a JavaScript
- * number would round ids beyond 2^53.
- */
-const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: string) => (value: string) => unknown;
-export const types = {
-  getTypeParser: (oid: number, format?: string) =>
-    oid === INT8 && format !== 'binary' ? (text: string) => BigInt(text) : defaultParser(oid, format),
-} as pg.CustomTypesConfig;
+/** Every bigint column arrives as exact BigInt: pg's default is a string, and a JavaScript number would round ids beyond 2^53. */
+export const types = new pg.TypeOverrides();
+types.setTypeParser(pg.types.builtins.INT8, BigInt);
 
 /** Migrations wait for each other, so their statements may take longer than a request's. */
 const MIGRATION_TIMEOUT_MS = 300_000;
@@ -31,7 +24,7 @@ const MIGRATION_LOCK = '7089431208473260563';
  * Adds `-c name=value` to the connection's startup options. Into the URL, because options given
  * in the URL would replace options given beside it.
  */
-export function withStartupOption(url: string, option: string): string {
+function withStartupOption(url: string, option: string): string {
   const at = url.indexOf('?');
   const params = new URLSearchParams(at === -1 ? '' : url.slice(at + 1));
   params.set('options', [params.get('options'), option].filter(Boolean).join(' '));
@@ -64,19 +57,11 @@ export function openPool({ url, poolSize, timeoutMs }: PoolSettings, durable = t
   return pool;
 }
 
-/**
- * The connection that LISTENs for token changes (token-cache.ts): its own, outside the pool, since a
- * pooled connection is handed to requests and would stop listening when the pool closes it.
- */
-export function listenerClient({ url, timeoutMs }: Omit<PoolSettings, 'poolSize'>): pg.Client {
-  return new pg.Client({
-    connectionString: url,
-    types,
-    connectionTimeoutMillis: timeoutMs,
-    query_timeout: timeoutMs,
-    keepAlive: true,
-    application_name: 'plant-store listen',
-  });
+/** A connection of its own, outside the pool, not connected yet; `config` adds to the URL, the int8 parser and the connect timeout. */
+export function newClient({ url, timeoutMs }: Omit<PoolSettings, 'poolSize'>, config: pg.ClientConfig): pg.Client {
+  const client = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: timeoutMs, ...config });
+  client.on('error', () => undefined); // a lost connection also fails the query in progress, which reports it
+  return client;
 }
 
 /**
@@ -85,20 +70,12 @@ export function listenerClient({ url, timeoutMs }: Omit<PoolSettings, 'poolSize'
  * Resolves whether the server's sessions commit durably (synchronous_commit is not off). Each migration
  * applied is logged (from, to, milliseconds) once committed.
  */
-export async function migrate(
-  { url, timeoutMs }: Omit<PoolSettings, 'poolSize'>,
-  target = migrations.length,
-  log?: StoreLog,
-): Promise<boolean> {
-  const client = new pg.Client({
-    connectionString: url,
-    types,
-    connectionTimeoutMillis: timeoutMs,
+export async function migrate(settings: Omit<PoolSettings, 'poolSize'>, target = migrations.length, log?: StoreLog): Promise<boolean> {
+  const client = newClient(settings, {
     query_timeout: MIGRATION_TIMEOUT_MS,
     statement_timeout: MIGRATION_TIMEOUT_MS,
     application_name: 'plant-store migrate',
   });
-  client.on('error', () => undefined); // a lost connection also fails the query in progress, which reports it
   await client.connect();
   try {
     await client.query('BEGIN');
@@ -134,9 +111,8 @@ export async function migrate(
 }
 
 /** The schema version the database is at (0: no Plant Store schema yet), read without changing anything. */
-export async function schemaVersion({ url, timeoutMs }: Omit<PoolSettings, 'poolSize'>): Promise<number> {
-  const client = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
-  client.on('error', () => undefined);
+export async function schemaVersion(settings: Omit<PoolSettings, 'poolSize'>): Promise<number> {
+  const client = newClient(settings, { query_timeout: settings.timeoutMs });
   await client.connect();
   try {
     const table = await client.query<{ found: string | null }>("SELECT to_regclass('schema_migrations')::text AS found");

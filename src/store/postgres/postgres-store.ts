@@ -3,18 +3,16 @@ import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { queryTimes, type QueryTime } from '../../channels.js';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
-import type { AddResult, PlantStore, Readiness, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
-import { TokenUses, type TokenUsesOptions } from '../token-uses.js';
-import { listenerClient, migrate, openPool, type PoolSettings } from './database.js';
-import type { StoreLog } from '../plant-store.js';
+import type { AddResult, PlantStore, Readiness, Store, StoredPlant, StoreLog, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
+import { TokenUses } from '../token-uses.js';
+import { migrate, newClient, openPool, type PoolSettings } from './database.js';
 import { TokenCache } from './token-cache.js';
 
-export const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-const LIST_TOKENS = `SELECT id, user_name, to_char(created_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS created_at,
-                      to_char(expires_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS expires_at,
-                      coalesce(expires_at <= now(), false) AS expired,
-                      to_char(last_used_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS last_used_at,
-                      to_char(revoked_at AT TIME ZONE 'UTC', ${ISO_UTC}) AS revoked_at
+/** A time column as ISO 8601 UTC text to the millisecond, the form SQLite stores. */
+export const utcText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const LIST_TOKENS = `SELECT id, user_name AS "user", ${utcText('created_at')} AS "createdAt", ${utcText('expires_at')} AS "expiresAt",
+                      coalesce(expires_at <= now(), false) AS expired, ${utcText('last_used_at')} AS "lastUsedAt",
+                      ${utcText('revoked_at')} AS "revokedAt"
                  FROM tokens`;
 
 /**
@@ -62,9 +60,6 @@ const statements = {
 
 type StatementName = keyof typeof statements;
 
-/** Ids go to PostgreSQL as decimal text: exact, whatever the client library does with a bigint. */
-const int8 = (value: bigint | number) => String(value);
-
 /** A create waiting for the end of its turn, with what answers its request. */
 interface Create {
   owner: string;
@@ -75,28 +70,26 @@ interface Create {
 
 export class PostgresStore implements Store, PlantStore {
   readonly kind = 'postgres';
-  readonly pool: pg.Pool;
-  readonly tokenUses: TokenUses;
-  /** Token owners, so that a request makes one round trip: the page, or the write. */
-  readonly tokens: TokenCache;
+  readonly #uses = new TokenUses(async (uses) => {
+    await this.#run('noteUses', [[...uses.keys()], [...uses.values()].map((at) => new Date(at).toISOString())]);
+  });
   /** The reads of a page not sent yet, by owner, cursor and limit: requests for one page in one turn share them. */
   readonly #unsent = new Map<string, Promise<PlantPage>>();
   /** The creates of this turn, not sent yet. */
   readonly #unsentCreates: Create[] = [];
   #closing: Promise<void> | undefined;
 
-  private constructor(pool: pg.Pool, tokens: TokenCache, tokenUses: Omit<TokenUsesOptions, 'now'> = {}) {
-    this.pool = pool;
-    this.tokens = tokens;
-    this.tokenUses = new TokenUses(async (uses) => {
-      await this.#run('noteUses', [[...uses.keys()].map(int8), [...uses.values()].map((at) => new Date(at).toISOString())]);
-    }, tokenUses);
-  }
+  /** `tokens`: token owners, so that a request makes one round trip: the page, or the write. */
+  private constructor(
+    readonly pool: pg.Pool,
+    readonly tokens: TokenCache,
+  ) {}
 
-  /** Opens the pool and applies pending migrations before the store is used. `tokenUses`: how uses are batched (tests shorten the wait). */
-  static async open(settings: PoolSettings, tokenUses?: Omit<TokenUsesOptions, 'now'>, log?: StoreLog): Promise<PostgresStore> {
+  /** Opens the pool and applies pending migrations before the store is used. */
+  static async open(settings: PoolSettings, log?: StoreLog): Promise<PostgresStore> {
     const durable = await migrate(settings, undefined, log);
-    return new PostgresStore(openPool(settings, durable), new TokenCache(() => listenerClient(settings)), tokenUses);
+    const listener = { query_timeout: settings.timeoutMs, keepAlive: true, application_name: 'plant-store listen' };
+    return new PostgresStore(openPool(settings, durable), new TokenCache(() => newClient(settings, listener)));
   }
 
   async #run<Row>(name: StatementName, values: unknown[]): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
@@ -142,7 +135,7 @@ export class PostgresStore implements Store, PlantStore {
       setImmediate(() => {
         const rounds: Array<Map<string, Create>> = [];
         for (const create of this.#unsentCreates.splice(0)) {
-          const key = `${int8(create.plant.id)} ${create.owner}`;
+          const key = `${create.plant.id} ${create.owner}`;
           let round = rounds.find((plants) => !plants.has(key));
           if (round === undefined) rounds.push((round = new Map<string, Create>()));
           round.set(key, create);
@@ -157,7 +150,7 @@ export class PostgresStore implements Store, PlantStore {
     try {
       const columns = [
         batch.map((c) => c.owner),
-        batch.map((c) => int8(c.plant.id)),
+        batch.map((c) => c.plant.id),
         batch.map((c) => c.plant.name),
         batch.map((c) => c.plant.tag ?? null),
       ];
@@ -196,12 +189,12 @@ export class PostgresStore implements Store, PlantStore {
     const rows =
       after === undefined
         ? await this.#rows('firstPage', [owner, rowsToRead(limit)])
-        : await this.#rows('nextPage', [owner, int8(after), rowsToRead(limit)]);
+        : await this.#rows('nextPage', [owner, after, rowsToRead(limit)]);
     return toPage(rows, limit);
   }
 
   async deletePlant(owner: string, id: bigint): Promise<boolean> {
-    return (await this.#run('deletePlant', [owner, int8(id)])).rowCount === 1;
+    return (await this.#run('deletePlant', [owner, id])).rowCount === 1;
   }
 
   async findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
@@ -210,7 +203,7 @@ export class PostgresStore implements Store, PlantStore {
       const row = (await this.#run<Row>('findToken', [Buffer.from(hash, 'base64')])).rows[0];
       return row && { owner: { tokenId: Number(row.id), user: row.user_name }, expiresInMs: row.expires_in_ms };
     });
-    if (owner !== undefined) this.tokenUses.used(owner.tokenId); // noted only: written later, in one statement for many tokens
+    if (owner !== undefined) this.#uses.used(owner.tokenId); // noted only: written later, in one statement for many tokens
     return owner;
   }
 
@@ -227,29 +220,13 @@ export class PostgresStore implements Store, PlantStore {
   }
 
   async listTokens(user?: string): Promise<TokenInfo[]> {
-    type Row = {
-      id: bigint;
-      user_name: string;
-      created_at: string;
-      expires_at: string | null;
-      expired: boolean;
-      last_used_at: string | null;
-      revoked_at: string | null;
-    };
+    type Row = Omit<TokenInfo, 'id'> & { id: bigint };
     const { rows } = await (user === undefined ? this.#run<Row>('listTokens', []) : this.#run<Row>('listUserTokens', [user]));
-    return rows.map((row) => ({
-      id: Number(row.id),
-      user: row.user_name,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      expired: row.expired,
-      lastUsedAt: row.last_used_at,
-      revokedAt: row.revoked_at,
-    }));
+    return rows.map((row) => ({ ...row, id: Number(row.id) }));
   }
 
   async revokeToken(id: number): Promise<boolean> {
-    const revoked = (await this.#run('revokeToken', [int8(id)])).rowCount === 1;
+    const revoked = (await this.#run('revokeToken', [id])).rowCount === 1;
     this.tokens.forgetTokenId(id); // other instances learn it from the notification the revocation sends
     return revoked;
   }
@@ -276,7 +253,7 @@ export class PostgresStore implements Store, PlantStore {
   /** Once, however often it is called: the uses not written yet, then the pool. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
-      await this.tokenUses.close();
+      await this.#uses.close();
       await this.tokens.close();
       if (!this.pool.ending) await this.pool.end();
     })();

@@ -1,25 +1,14 @@
-// Token owners cached in one instance, kept true for every instance by LISTEN/NOTIFY: a revoked,
-// expired, replaced or new token is refused or found by each instance within 1 s, whatever fails.
-//
-// Why a cached answer is never more than 1 s stale:
-// - Every change to a token row notifies, in the changing transaction (migration 4's trigger), so the
-//   CLI and every instance notify alike. A notification drops that hash here.
-// - Notifications ride one dedicated connection that LISTENs. A heartbeat (SELECT 1) runs on it every
-//   HEARTBEAT_MS; PostgreSQL sends a listener the notifications pending before it answers a query, so
-//   an answered heartbeat sent at S proves every change committed before S is applied here. The cache
-//   is read only while such an S is less than LIVE_MS old (LIVE_MS < 1 s): a lost, stalled or silently
-//   dead connection turns the cache off within LIVE_MS, and requests ask the database again.
-// - Any gap in the connection (an error, its end, a heartbeat failure) drops every entry; the cache
-//   stays empty until a new connection listens again, since notifications sent meanwhile are lost.
-// - A lookup that raced a notification (or a gap) is not cached: its answer may predate the change.
-// - Expiry is decided by the database's clock: a lookup returns the time left until expiry by the
-//   database's now(), and the entry ends that long after the lookup was *sent* (a monotonic clock):
-//   the database read its clock after that, so the entry ends at, or a round trip before, the expiry.
-import pg from 'pg';
+// Token owners cached in one instance, kept true for every instance by LISTEN/NOTIFY (migration 4's trigger notifies
+// every change to a token in the changing transaction, the CLI's too): a revoked, expired, replaced or new token is
+// refused or found by each instance within 1 s, whatever fails (DECISIONS.md, "Several instances"; docs/deploy.md).
+// Why: PostgreSQL sends a listener the notifications pending before it answers a query, so an answered heartbeat sent
+// at S proves every change committed before S is applied here. The cache is read only while such an S is less than
+// LIVE_MS (< 1 s) old, and any gap in the connection empties it: notifications sent meanwhile are lost.
+import type pg from 'pg';
 import type { TokenHash, TokenOwner } from '../plant-store.js';
 
 /** The channel migration 4's trigger notifies: the changed token's hash (base64), or '*' for all. */
-export const TOKENS_CHANNEL = 'plant_store_tokens';
+const TOKENS_CHANNEL = 'plant_store_tokens';
 const HEARTBEAT_MS = 200;
 /** The cache is read only while a heartbeat sent within this long has been answered. */
 const LIVE_MS = 600;
@@ -37,14 +26,9 @@ export interface FoundToken {
   expiresInMs: number | null;
 }
 
-interface Entry {
-  owner: TokenOwner;
-  /** performance.now() after which the entry is not used. */
-  until: number;
-}
-
 export class TokenCache {
-  readonly #entries = new Map<TokenHash, Entry>();
+  /** Each owner with the performance.now() after which it is not used. */
+  readonly #entries = new Map<TokenHash, { owner: TokenOwner; until: number }>();
   /** Moves at every notification and every change of connection: a lookup that saw it move is not cached. */
   #epoch = 0;
   /** When the last answered heartbeat (or the LISTEN) was sent; -Infinity: not listening. */
@@ -56,16 +40,12 @@ export class TokenCache {
   #reconnectMs = RECONNECT_MIN_MS;
   #started = false;
   #closed = false;
-  readonly #connect: () => pg.Client;
-  /** Connections that listened, gaps met, lookups sent to the database: tests read them. */
-  connections = 0;
+  /** Gaps met and lookups sent to the database: tests read them. */
   gaps = 0;
   lookups = 0;
 
-  /** `connect`: a new, unconnected client for the listening connection. */
-  constructor(connect: () => pg.Client) {
-    this.#connect = connect;
-  }
+  /** `connect`: a new, unconnected client of its own: a pooled connection is handed to requests, and closed by the pool. */
+  constructor(private readonly connect: () => pg.Client) {}
 
   /** Whether cached answers may be used now. */
   get listening(): boolean {
@@ -74,14 +54,14 @@ export class TokenCache {
 
   /** The owner of a token: from the cache when it may be trusted, else by `lookup`, then cached. */
   async find(hash: TokenHash, lookup: () => Promise<FoundToken | undefined>): Promise<TokenOwner | undefined> {
-    if (!this.#started) this.#start(); // at the first lookup: a CLI run that never authenticates never listens
-    const now = performance.now();
-    if (now - this.#confirmedAt < LIVE_MS) {
-      const entry = this.#entries.get(hash);
-      if (entry !== undefined) {
-        if (now < entry.until) return entry.owner;
-        this.#entries.delete(hash);
-      }
+    if (!this.#started) {
+      this.#started = true; // at the first lookup: a CLI run that never authenticates never listens
+      void this.#listen();
+    }
+    const entry = this.listening ? this.#entries.get(hash) : undefined;
+    if (entry !== undefined) {
+      if (performance.now() < entry.until) return entry.owner;
+      this.#entries.delete(hash);
     }
     const epoch = this.#epoch;
     const sentAt = performance.now();
@@ -89,6 +69,7 @@ export class TokenCache {
     const found = await lookup();
     if (found !== undefined && epoch === this.#epoch && this.listening && !this.#closed) {
       if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!); // the oldest
+      // Timed from when the lookup was sent (the database read its clock after): ends at, or a round trip before, the expiry.
       this.#entries.set(hash, { owner: found.owner, until: sentAt + Math.min(ENTRY_MS, found.expiresInMs ?? ENTRY_MS) });
     }
     return found?.owner;
@@ -106,14 +87,9 @@ export class TokenCache {
     return this.#gap(this.#client);
   }
 
-  #start(): void {
-    this.#started = true;
-    void this.#listen();
-  }
-
   async #listen(): Promise<void> {
     if (this.#closed) return;
-    const client = this.#connect();
+    const client = this.connect();
     this.#client = client;
     client.on('error', () => void this.#gap(client));
     client.on('end', () => void this.#gap(client));
@@ -131,7 +107,6 @@ export class TokenCache {
       this.#epoch++;
       this.#confirmedAt = sentAt;
       this.#reconnectMs = RECONNECT_MIN_MS;
-      this.connections++;
       this.#heartbeat = setInterval(() => this.#beat(client), HEARTBEAT_MS).unref();
     } catch {
       void this.#gap(client);

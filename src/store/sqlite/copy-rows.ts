@@ -3,55 +3,41 @@
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { COPY_BATCH, type CopyTarget, type PlantRecord, type Rows, type TokenRecord } from '../copy-rows.js';
+import { COPY_BATCH, type CopySource, type CopyTarget, type Row, type Table } from '../copy-rows.js';
 import { migrate, openDatabase, type SqliteDatabase } from './database.js';
 
-function* batches<T>(rows: Iterable<unknown>): Generator<T[]> {
-  let batch: T[] = [];
-  for (const row of rows) {
-    batch.push(row as T);
-    if (batch.length === COPY_BATCH) {
+/** By the order of their keys: BINARY text order is byte order, as PostgreSQL's COLLATE "C". */
+const SELECT: Record<Table, string> = {
+  plants: 'SELECT owner, id, name, tag FROM plants ORDER BY owner, id',
+  tokens: 'SELECT id, user, hash, created_at, expires_at, revoked_at, last_used_at FROM tokens ORDER BY id',
+};
+const INSERT: Record<Table, string> = {
+  plants: 'INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?)',
+  tokens: 'INSERT INTO tokens (id, user, hash, created_at, expires_at, revoked_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+};
+
+/** Async only in form: each batch is read synchronously, the statement's iterator open in between. */
+function reader(db: SqliteDatabase): CopySource['read'] {
+  return async function* (table) {
+    let batch: Row[] = [];
+    for (const row of db.prepare(SELECT[table]).raw().safeIntegers().iterate() as Iterable<Row>) {
+      if (batch.push(row) < COPY_BATCH) continue;
       yield batch;
       batch = [];
     }
-  }
-  if (batch.length > 0) yield batch;
-}
-
-/** Rows by the order of their keys: BINARY text order is byte order, as PostgreSQL's COLLATE "C". */
-function rowsOf(db: SqliteDatabase): Rows {
-  const plants = db.prepare('SELECT owner, id, name, tag FROM plants ORDER BY owner, id').safeIntegers();
-  const tokens = db
-    .prepare(
-      `SELECT id, user, hash, created_at AS createdAt, expires_at AS expiresAt, revoked_at AS revokedAt, last_used_at AS lastUsedAt
-         FROM tokens ORDER BY id`,
-    )
-    .safeIntegers();
-  return {
-    // Async only in form: each batch is read synchronously, the connection's iterator open in between.
-    plants: async function* () {
-      yield* batches<PlantRecord>(plants.iterate());
-    },
-    tokens: async function* () {
-      yield* batches<TokenRecord>(tokens.iterate());
-    },
+    if (batch.length > 0) yield batch;
   };
 }
 
-export interface Snapshot {
-  rows: Rows;
-  close(): void;
-}
-
 /** The file's rows as of now, whatever is written meanwhile (a WAL read transaction); the file is migrated first, as every command does. */
-export function sqliteSnapshot(path: string): Snapshot {
+export function sqliteSource(path: string): CopySource {
   if (!existsSync(path)) throw new Error(`there is no SQLite database at ${resolve(path)} (DATABASE_PATH): nothing to copy`);
   const db = openDatabase(path);
   db.exec('BEGIN');
   db.prepare('SELECT count(*) FROM tokens').get(); // the snapshot starts at the first read
   return {
-    rows: rowsOf(db),
-    close: () => {
+    read: reader(db),
+    close: async () => {
       if (db.inTransaction) db.exec('COMMIT');
       db.close();
     },
@@ -72,7 +58,7 @@ function fsyncPath(path: string): void {
  * fails leaves no file under `path`, and an existing file is never replaced. Refuses a non-empty file, or a -wal or
  * -shm, already there.
  */
-export function sqliteTarget(path: string): CopyTarget & { path: string } {
+export function sqliteTarget(path: string): CopyTarget {
   const file = resolve(path);
   for (const existing of [file, `${file}-wal`, `${file}-shm`]) {
     const stat = statSync(existing, { throwIfNoEntry: false });
@@ -89,21 +75,12 @@ export function sqliteTarget(path: string): CopyTarget & { path: string } {
   db.pragma('synchronous = FULL');
   migrate(db);
   db.exec('BEGIN IMMEDIATE');
-  const insertPlant = db.prepare('INSERT INTO plants (owner, id, name, tag) VALUES (?, ?, ?, ?)');
-  const insertToken = db.prepare(
-    'INSERT INTO tokens (id, user, hash, created_at, expires_at, revoked_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
-  const count = (table: string) => Number(db.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
   return {
-    path: file,
-    ...rowsOf(db),
-    counts: async () => ({ plants: count('plants'), tokens: count('tokens') }),
-    addPlants: async (batch) => {
-      for (const plant of batch) insertPlant.run(plant.owner, plant.id, plant.name, plant.tag);
-    },
-    addTokens: async (batch) => {
-      for (const token of batch)
-        insertToken.run(token.id, token.user, token.hash, token.createdAt, token.expiresAt, token.revokedAt, token.lastUsedAt);
+    read: reader(db),
+    count: async (table) => Number(db.prepare(`SELECT count(*) FROM ${table}`).pluck().get()),
+    write: async (table, rows) => {
+      const insert = db.prepare(INSERT[table]);
+      for (const row of rows) insert.run(...row);
     },
     commit: async () => {
       db.exec('COMMIT');
