@@ -5,7 +5,7 @@ import { errorCodes, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { MESSAGES } from '../error-messages.js';
 import { InvalidJson, InvalidUtf8, UnsupportedCharset, UnsupportedContentEncoding, UnsupportedTransferCoding } from '../errors.js';
-import { isDecimalInteger } from '../validation/integers.js';
+import { isDecimalInteger } from '../validation/exact-integer.js';
 import { parseExactJson as parseJson } from '../validation/parse-exact-json.js';
 
 export const BODY_LIMIT = 16 * 1024;
