@@ -3,7 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import { errorCodes, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { MESSAGES } from '../error-messages.js';
+import { clip, MESSAGES } from '../error-messages.js';
 import { InvalidJson, InvalidUtf8, UnsupportedCharset, UnsupportedContentEncoding, UnsupportedTransferCoding } from '../errors.js';
 import { isDecimalInteger } from '../validation/exact-integer.js';
 import { parseExactJson as parseJson } from '../validation/parse-exact-json.js';
@@ -24,7 +24,7 @@ function parseNumber(text: string): number | bigint | JsonDecimal {
   return Number.isSafeInteger(value) ? value : BigInt(text);
 }
 
-export function parseExactJson(text: string): unknown {
+function parseExactJson(text: string): unknown {
   if (text.trim() === '') throw new InvalidJson(MESSAGES.emptyJsonReason);
   try {
     // The parser the client's mock reads bodies with too: the same text is refused with the same reason.
@@ -35,7 +35,7 @@ export function parseExactJson(text: string): unknown {
 }
 
 /** The charset parameter of a Content-Type, lower-cased (quotes removed), or undefined when there is none. */
-export function charsetOf(contentType: string): string | undefined {
+function charsetOf(contentType: string): string | undefined {
   const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
   return match === null ? undefined : (match[1] ?? match[2] ?? '').toLowerCase();
 }
@@ -56,13 +56,12 @@ export default fp(async function jsonBody(app: FastifyInstance) {
     // chunked framing only: another transfer coding (gzip, chunked) is left on the bytes.
     const transfer = request.headers['transfer-encoding']?.toLowerCase();
     if (transfer !== undefined && transfer.split(',').some((coding) => coding.trim() !== 'chunked'))
-      return done(new UnsupportedTransferCoding(transfer.length > 40 ? `${transfer.slice(0, 40)}...` : transfer), undefined);
+      return done(new UnsupportedTransferCoding(clip(transfer, 40)), undefined);
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
     if (encoding !== undefined && encoding !== '' && encoding !== 'identity')
-      return done(new UnsupportedContentEncoding(encoding.length > 40 ? `${encoding.slice(0, 40)}...` : encoding), undefined);
+      return done(new UnsupportedContentEncoding(clip(encoding, 40)), undefined);
     const charset = charsetOf(request.headers['content-type'] ?? '');
-    if (charset !== undefined && !UTF8.has(charset))
-      return done(new UnsupportedCharset(charset.length > 40 ? `${charset.slice(0, 40)}...` : charset), undefined);
+    if (charset !== undefined && !UTF8.has(charset)) return done(new UnsupportedCharset(clip(charset, 40)), undefined);
     if (!isUtf8(bytes)) return done(new InvalidUtf8(), undefined);
     try {
       done(null, parseExactJson(bytes.toString('utf8')));
