@@ -39,7 +39,9 @@ interface Rule {
 
 function toBigint(data: unknown, text: boolean): bigint | undefined {
   if (typeof data === 'bigint') return data;
-  if (typeof data === 'number') return Number.isSafeInteger(data) ? BigInt(data) : undefined;
+  // A JSON body's integers arrive as bigint (parse-exact-json.ts): a number there was written with a fraction,
+  // an exponent or as -0. In a query or path, a number is the schema's default.
+  if (typeof data === 'number') return text && Number.isSafeInteger(data) ? BigInt(data) : undefined;
   // Text beyond int64 is refused here; the rule's own bounds are checked by the caller.
   if (text && typeof data === 'string') return parseDecimalInteger(data);
   return undefined;
