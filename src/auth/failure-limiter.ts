@@ -13,8 +13,8 @@ interface Window {
 /**
  * This instance's windows live in two maps, each holding the windows opened during one minute: the
  * current one and the one before. A window lasts a minute, so once a map is two minutes old every window
- * in it has ended, and the whole map is dropped at once. Every failure then costs the same, however many
- * addresses are tracked (a sweep of one table on each new address cost time in proportion to it).
+ * in it has ended, and the whole map is dropped at once: every failure costs the same, however many
+ * addresses are tracked, and no table is ever swept.
  */
 export class FailureLimiter {
   // Maps, not objects: an address can never collide with a prototype property.
