@@ -45,7 +45,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Node enforces the timeouts only when it checks its connections; check every second.
     // requireHostHeader off: Node's check answers with an empty body; http/headers.ts refuses in the Error shape.
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false },
-    // HEAD: Fastify adds it to each GET route (Swagger UI's too); an operation says per route (contract/operation.ts).
+    // HEAD: Fastify adds it to each GET route (Swagger UI's too); an operation says per route (contract/operation-routes.ts).
     // During shutdown, requests already on an open connection are served, not refused with 503.
     return503OnClosing: false,
     trustProxy: config.trustProxy,

@@ -19,7 +19,7 @@ export const CORS_POLICY = {
     'X-Request-Id',
   ],
   maxAge: 600,
-} as const;
+};
 
 /**
  * Whether a request gets CORS headers: only from an allowed origin, and never an OPTIONS that is not a

@@ -1,5 +1,7 @@
-// Counts failed authentications per client address in fixed one-minute windows,
-// so token guessing is slowed to a handful of tries a minute.
+// The failed-authentication limit per client address, in fixed one-minute windows, so token guessing is
+// slowed to a handful of tries a minute: counted in this instance's memory, and with REDIS_URL in Redis
+// too, so it holds for every instance together (@fastify/rate-limit counts requests, not failures).
+import type { SharedCounters } from '../limits/shared-counters.js';
 
 const WINDOW_MS = 60_000;
 
@@ -9,10 +11,10 @@ interface Window {
 }
 
 /**
- * Windows live in two maps, each holding the windows opened during one minute: the current one
- * and the one before. A window lasts a minute, so once a map is two minutes old every window in it
- * has ended, and the whole map is dropped at once. Every failure then costs the same, however many
- * addresses are tracked (a sweep of one table on each new address cost time in proportion to it).
+ * This instance's windows live in two maps, each holding the windows opened during one minute: the
+ * current one and the one before. A window lasts a minute, so once a map is two minutes old every window
+ * in it has ended, and the whole map is dropped at once: every failure costs the same, however many
+ * addresses are tracked, and no table is ever swept.
  */
 export class FailureLimiter {
   // Maps, not objects: an address can never collide with a prototype property.
@@ -42,7 +44,7 @@ export class FailureLimiter {
     return this.#find(address, now) !== undefined;
   }
 
-  /** Takes `address`'s window as another counter saw it (shared-failure-limiter.ts: Redis's count for every instance). */
+  /** Takes `address`'s window as another counter saw it (Redis's count for every instance). */
   adopt(address: string, count: number, resetAt: number, now = Date.now()): void {
     this.#rotate(now);
     this.#previous.delete(address);
@@ -69,3 +71,44 @@ export class FailureLimiter {
     this.#currentSince = now;
   }
 }
+
+/**
+ * With Redis, this instance keeps the windows of the addresses it saw fail, as Redis last counted them.
+ * An address with no window here is let through without asking Redis: most requests come from addresses
+ * that never fail, and they pay nothing. The price: an instance that has not seen an address fail in the
+ * current window lets its first request reach authentication even when the other instances have used the
+ * limit up, so N instances allow at most the limit plus N - 1 tries a window; the first failure then tells
+ * this instance the shared count. On a Redis failure this instance's own count decides.
+ */
+export class FailureLimit {
+  readonly #seen: FailureLimiter;
+
+  constructor(
+    readonly maxPerWindow: number,
+    private readonly shared: SharedCounters | undefined,
+  ) {
+    this.#seen = new FailureLimiter(maxPerWindow);
+  }
+
+  /** Seconds until `address` may try again, or 0 when it is not blocked. */
+  async blockedFor(address: string): Promise<number> {
+    const now = Date.now();
+    const known = this.#seen.blockedFor(address, now);
+    if (known > 0 || this.shared === undefined || !this.#seen.knows(address, now)) return known;
+    const counted = await this.shared.peek('auth-failures', key(address));
+    // Redis failed: this instance's own copy decides (it was not blocked).
+    if (counted === undefined) return 0;
+    const at = Date.now();
+    this.#seen.adopt(address, counted.current, at + counted.ttl, at);
+    return this.#seen.blockedFor(address, at);
+  }
+
+  async recordFailure(address: string): Promise<void> {
+    const counted = await this.shared?.hit('auth-failures', key(address), WINDOW_MS);
+    // No Redis, or it failed: count in this instance's memory, so guessing is still slowed.
+    if (counted === undefined) this.#seen.recordFailure(address);
+    else this.#seen.adopt(address, counted.current, Date.now() + counted.ttl);
+  }
+}
+
+const key = (address: string) => `rl:auth:${address}`;

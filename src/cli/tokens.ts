@@ -3,7 +3,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { expiryFromOptions, InvalidExpiry } from '../auth/token-expiry.js';
 import { createTokens, invalidUserName, USER_NAME } from '../auth/tokens.js';
 import type { TokenInfo } from '../store/plant-store.js';
-import { parseDecimalInteger } from '../validation/integers.js';
+import { parseDecimalInteger } from '../validation/exact-integer.js';
 import { openAnnounced, UsageError, writeOut } from './common.js';
 // Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { parseArgs } = process.getBuiltinModule('node:util');

@@ -6,7 +6,6 @@ import { deprecatedRequests, type DeprecatedRequest } from '../channels.js';
 
 type OnSend = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>;
 
-/** Per operationId, the route options that announce its deprecations; `{}` for an operation with none. */
 /** The hooks a route adds to announce its deprecation: none for an operation the contract does not deprecate. */
 export interface DeprecationHooks {
   onSend?: OnSend;
@@ -15,8 +14,8 @@ export interface DeprecationHooks {
 export function deprecationHooks(document: Record<string, unknown>): (operationId: string) => DeprecationHooks {
   const hooks = new Map<string, OnSend>();
   for (const deprecated of deprecations(document)) {
-    if (deprecated.operationId === undefined) continue;
     const operation = deprecated.operationId;
+    if (operation === undefined) continue;
     // A deprecated operation's headers are the same on every answer: made once.
     const always = deprecated.parameters.size === 0 ? deprecationHeaders([deprecated.deprecated!]) : undefined;
     hooks.set(operation, async function announceDeprecation(request, reply, payload) {

@@ -12,7 +12,6 @@ import { operations, type OperationId } from '../../generated/schemas.js';
 import { deprecationHooks, type DeprecationHooks } from './deprecation-hooks.js';
 import type { operations as Contract } from '../../generated/types.js';
 import type { JsonText } from './json-text.js';
-import { operation } from './operation.js';
 
 /** A JSON media type (`application/json`, `application/...+json`): its body may also be sent as ready JSON text. */
 type JsonMediaType = 'application/json' | `${string}+json`;
@@ -69,8 +68,11 @@ export interface OperationRoutesOptions {
 
 /** One operation's route; generic in the operationId, so its handler and route types are the same operation's. */
 function routeOf<Id extends OperationId>(scope: FastifyInstance, id: Id, handler: Handlers[Id], hooks: DeprecationHooks): void {
+  // HEAD as the contract says in words: an open GET answers it too (RFC 9110, 9.3.2: the same status and
+  // headers, no body), as load balancers and link checkers expect; a protected one does not.
+  const { method, url, schema, public: exposeHeadRoute } = operations[id];
   // The operationId rides in the route's config: metrics label requests by it (src/plugins/metrics.ts).
-  scope.route<OperationRoute<Id>>({ ...operation(id), config: { operationId: id }, ...hooks, handler });
+  scope.route<OperationRoute<Id>>({ method, url, schema, exposeHeadRoute, config: { operationId: id }, ...hooks, handler });
 }
 
 export default async function operationRoutes(app: FastifyInstance, options: OperationRoutesOptions) {

@@ -1,6 +1,6 @@
 // The opaque `cursor` of a next-page link: the last id of the previous page, versioned and base64url-encoded.
 import { InvalidCursor } from '../errors.js';
-import { parseDecimalInteger } from '../validation/integers.js';
+import { parseDecimalInteger } from '../validation/exact-integer.js';
 
 const VERSION = 'v1:';
 

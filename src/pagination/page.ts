@@ -1,33 +1,32 @@
-// A page of plants as every store answers it: its JSON text, its ids, and where the next page starts.
+// A page of plants as every store answers it, in both of GET /plants's representations: its JSON text,
+// its ids, and where the next page starts.
 import type { components } from '../../generated/types.js';
 import { jsonText, type JsonText } from '../contract/json-text.js';
 import { encodeCursor } from './cursor.js';
-import { listingJson, type ListingJson } from './listing-json.js';
 
 type Plant = components['schemas']['Plant'];
 
 /** A page's application/json text: the JSON of its plants (a store that writes it in SQL says so where it reads it). */
 export type PageJson = JsonText<Plant[]>;
 
+/** The listing's text (application/vnd.plant-store.listing+json): PlantListing items, ids as exact digits. */
+type ListingJson = JsonText<Array<components['schemas']['PlantListing']>>;
+
 /** A plant row as a store that reads rows has it (PostgreSQL): rows come in ascending id order. */
 export type PlantRow = [id: bigint, name: string, tag: string | null];
 
 /** Where the next page starts, when one follows: after this page's last id, at the id of its first plant. */
-export interface NextPage {
+interface NextPage {
   lastId: bigint;
   nextId: bigint;
 }
 
-/**
- * What a cache may hold for a page, beside two bytes a character of its texts (see `bytes`): roughly
- * the page object itself and its cache entry.
- */
+/** What a cache may hold for a page beside its texts: roughly the page object itself and its cache entry. */
 const PAGE_OVERHEAD = 120;
 
 /**
- * One page of plants in both of GET /plants's representations. Both are cut from the same rows at
- * the same place, so they hold the same plants and share one next cursor: the listing cannot
- * paginate differently from the default.
+ * Both representations are cut from the same rows at the same place, so they hold the same plants and
+ * share one next cursor: the listing cannot paginate differently from the default.
  */
 export class PlantPage {
   /** When more plants follow: the id of this page's last plant... */
@@ -40,12 +39,10 @@ export class PlantPage {
   #listing: ListingJson | undefined;
 
   /**
-   * `json` is the page's plants as the application/json text GET /plants answers, exactly as
-   * JSON.stringify writes them: a page a store keeps and hands out again is sent as it is, byte for
-   * byte. `ids` is their ids as decimal digits joined by commas, all the listing needs. A page holds
-   * these two strings and no rows: a page outlives its request in the promise that carried it, which
-   * the young-generation GC counts as alive until the next full GC, and then every object the page
-   * holds is copied and promoted (the CPU per extra row of docs/benchmarks.md's page-size scenario).
+   * `json` is exactly JSON.stringify's text of the plants, so a cached page is sent byte for byte; `ids`
+   * their ids as decimal digits joined by commas. A page holds these two strings and no rows: a page
+   * outlives its request in the promise that carried it, and every object it holds would be copied and
+   * promoted by the GC (the CPU per extra row of docs/benchmarks.md's page-size scenario).
    */
   constructor(
     readonly json: PageJson,
@@ -61,12 +58,21 @@ export class PlantPage {
   }
 
   /**
-   * The same plants as application/vnd.plant-store.listing+json text, with their ids. Made on the
-   * first request that asks for it, from the page's own text, and kept with the page (the SQLite
-   * store caches first pages), so an answer in the default representation never pays for it.
+   * The listing text, made on the first request that asks for it and kept with the page (the SQLite
+   * store caches first pages), so an answer in the default representation never pays for it. Names and
+   * tags are written by JSON.stringify, as in `json`; each id goes in as its own digits, exact where
+   * JSON.stringify of a number is not.
    */
   get listingJson(): ListingJson {
-    return (this.#listing ??= listingJson(this.#ids === '' ? [] : this.#ids.split(','), JSON.parse(this.json) as Plant[]));
+    if (this.#listing !== undefined) return this.#listing;
+    const ids = this.#ids === '' ? [] : this.#ids.split(',');
+    const plants = JSON.parse(this.json) as Plant[];
+    let text = '[';
+    for (let i = 0; i < plants.length; i++) {
+      const { name, tag } = plants[i]!;
+      text += `${i === 0 ? '' : ','}{"id":${ids[i]},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
+    }
+    return (this.#listing = `${text}]` as ListingJson);
   }
 
   /**

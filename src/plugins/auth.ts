@@ -5,7 +5,7 @@ import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hashToken, looksLikeToken } from '../auth/tokens.js';
-import { FailureLimit } from '../auth/shared-failure-limiter.js';
+import { FailureLimit } from '../auth/failure-limiter.js';
 import { authFailures, rateLimited } from '../channels.js';
 import { inSeconds, InvalidAccessToken, InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
 import { policyField, writeLimitFields } from '../limits/ratelimit-fields.js';

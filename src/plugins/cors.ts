@@ -5,13 +5,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { CORS_POLICY, isCorsRequest } from '../cors-policy.js';
 
-const POLICY: FastifyCorsOptions = {
-  methods: [...CORS_POLICY.methods],
-  allowedHeaders: [...CORS_POLICY.allowedHeaders],
-  exposedHeaders: [...CORS_POLICY.exposedHeaders],
-  maxAge: CORS_POLICY.maxAge,
-};
-
 export default fp(
   async function corsPolicy(app: FastifyInstance, options: { origins: string[] }) {
     if (options.origins.length === 0) return;
@@ -23,7 +16,7 @@ export default fp(
       delegator: (request: FastifyRequest, callback: (error: Error | null, options?: FastifyCorsOptions) => void) => {
         const origin = request.headers.origin;
         const preflight = request.headers['access-control-request-method'];
-        callback(null, isCorsRequest(allowed, origin, request.method, preflight) ? { ...POLICY, origin } : { origin: false });
+        callback(null, isCorsRequest(allowed, origin, request.method, preflight) ? { ...CORS_POLICY, origin } : { origin: false });
       },
     });
   },

@@ -15,24 +15,13 @@ export default fp(
   async function sharedLimits(app: FastifyInstance, options: { redisUrl: string | undefined; keyPrefix: string }) {
     if (options.redisUrl === undefined) return void app.decorate('sharedCounters', undefined);
     // Imported only when used: ioredis alone adds about 25 MB to a process.
-    const [{ connectOrCarryOn, redisClient }, { SharedCounters }, { StoreOutage }] = await Promise.all([
-      import('../limits/redis-connection.js'),
-      import('../limits/shared-counters.js'),
-      import('../limits/store-outage.js'),
-    ]);
-    const outage = new StoreOutage(app.log);
-    const client = redisClient(options.redisUrl, outage);
-    app.decorate('sharedCounters', new SharedCounters(client, options.keyPrefix, outage));
-    await connectOrCarryOn(client);
-    app.log.info(
-      { redis: `${client.options.host}:${client.options.port}`, ready: client.status === 'ready' },
-      'rate limits are shared through Redis',
-    );
-    // Not QUIT: with requests all answered there is nothing to wait for, and a dead Redis would make it wait.
-    app.addHook('onClose', async () => {
-      outage.closing();
-      client.disconnect();
-    });
+    const { SharedCounters } = await import('../limits/shared-counters.js');
+    const counters = new SharedCounters(options.redisUrl, options.keyPrefix, app.log);
+    app.decorate('sharedCounters', counters);
+    await counters.connect();
+    const { host, port } = counters.client.options;
+    app.log.info({ redis: `${host}:${port}`, ready: counters.client.status === 'ready' }, 'rate limits are shared through Redis');
+    app.addHook('onClose', async () => counters.close());
   },
   { name: 'shared-limits' },
 );

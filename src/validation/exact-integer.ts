@@ -1,8 +1,33 @@
-// Ajv keyword `exactInteger`: the generator puts it where openapi.yaml says `type: integer`
-// in a request, so int64 values are checked (and handed on) exactly, as bigint.
+// Integers as the service reads them, written once: decimal text as JSON writes integers, the int32/int64
+// ranges, and the Ajv keyword `exactInteger`, which the generator puts where openapi.yaml says
+// `type: integer` in a request, so int64 values are checked (and handed on) exactly, as bigint.
 import type { Ajv } from 'ajv';
 import type { DataValidateFunction, DataValidationCxt } from 'ajv/dist/types/index.js';
-import { INTEGER_RANGES, parseDecimalInteger } from './integers.js';
+
+export const INTEGER_RANGES = {
+  int32: { min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  int64: { min: -(2n ** 63n), max: 2n ** 63n - 1n },
+} as const;
+
+const DECIMAL = /^-?(?:0|[1-9]\d*)$/;
+/** The longest decimal text inside int64: a sign and 19 digits. Longer text is refused before BigInt has to read it. */
+const INT64_DIGITS = 20;
+
+/** Digits with an optional leading '-': no '+', no leading zero, no '-0', no fraction or exponent. */
+export function isDecimalInteger(text: string): boolean {
+  return DECIMAL.test(text) && text !== '-0';
+}
+
+/** `text` as an exact integer when it is a decimal integer from `min` to `max` (the int64 range by default); else undefined. */
+export function parseDecimalInteger(
+  text: string,
+  min: bigint = INTEGER_RANGES.int64.min,
+  max: bigint = INTEGER_RANGES.int64.max,
+): bigint | undefined {
+  if (text.length > INT64_DIGITS || !isDecimalInteger(text)) return undefined;
+  const value = BigInt(text);
+  return value < min || value > max ? undefined : value;
+}
 
 interface Rule {
   format: 'int32' | 'int64';
@@ -14,7 +39,9 @@ interface Rule {
 
 function toBigint(data: unknown, text: boolean): bigint | undefined {
   if (typeof data === 'bigint') return data;
-  if (typeof data === 'number') return Number.isSafeInteger(data) ? BigInt(data) : undefined;
+  // A JSON body's integers arrive as bigint (parse-exact-json.ts): a number there was written with a fraction,
+  // an exponent or as -0. In a query or path, a number is the schema's default.
+  if (typeof data === 'number') return text && Number.isSafeInteger(data) ? BigInt(data) : undefined;
   // Text beyond int64 is refused here; the rule's own bounds are checked by the caller.
   if (text && typeof data === 'string') return parseDecimalInteger(data);
   return undefined;

@@ -2,10 +2,9 @@
 // No imports: clients/typescript's build copies it, so the mock refuses a body with the service's very words.
 
 /**
- * One token at a time, from a position: whitespace, then a string, a number, a literal or a
- * punctuation mark. JSON strings may not hold raw control characters, hence the range below. The string
- * pattern is the unrolled loop (runs of plain characters between escapes): a character-by-character
- * alternation made the parse three times slower than lossless-json's.
+ * One token at a time, from a position: whitespace, then a string, a number, a literal or a punctuation
+ * mark. JSON strings may not hold raw control characters, hence the range below. The string pattern is an
+ * unrolled loop (runs of plain characters between escapes), for speed.
  */
 const TOKEN =
   // eslint-disable-next-line no-control-regex
@@ -13,10 +12,8 @@ const TOKEN =
 
 export type ExactJson = null | boolean | bigint | number | string | ExactJson[] | { [key: string]: ExactJson };
 
-/** How request bodies are read by the service (and so by the mock): stricter than JSON.parse in two places. */
-export interface ExactJsonOptions {
-  /** Each number's text, as written, to the value it becomes; by default a bigint for an integer, else a number. */
-  parseNumber?: (text: string) => unknown;
+/** How request bodies are read by the service and its mock: stricter than JSON.parse in two places. */
+interface ExactJsonOptions {
   /** A key that appears twice in an object with different values is a SyntaxError (the same value twice is allowed). */
   refuseDifferentDuplicateKeys?: boolean;
   /** -0 is the number -0, not the integer 0: an id is a plain integer, and -0 is not one. */
@@ -52,9 +49,7 @@ function unexpected(text: string, position: number): string {
  * its message saying where (the service puts it in its 400).
  * Strings are read by JSON.parse itself, so their escapes mean exactly what they always do.
  */
-export function parseExactJson(text: string, options?: ExactJsonOptions & { parseNumber?: undefined }): ExactJson;
-export function parseExactJson(text: string, options: ExactJsonOptions): unknown;
-export function parseExactJson(text: string, options: ExactJsonOptions = {}): unknown {
+export function parseExactJson(text: string, options: ExactJsonOptions = {}): ExactJson {
   try {
     return parse(text, options);
   } catch (error) {
@@ -89,10 +84,8 @@ function parse(text: string, options: ExactJsonOptions): ExactJson {
       literal = current[4],
       mark = current[5];
     if (string !== undefined) return unquote(string);
-    if (integer !== undefined) {
-      if (options.parseNumber) return options.parseNumber(integer + (fraction ?? '')) as ExactJson;
+    if (integer !== undefined)
       return fraction || (integer === '-0' && options.negativeZeroIsNumber) ? Number(integer + (fraction ?? '')) : BigInt(integer);
-    }
     if (literal !== undefined) return literal === 'null' ? null : literal === 'true';
     if (mark === '[') {
       const items: ExactJson[] = [];

@@ -1,6 +1,6 @@
 // The weight an Accept header gives a media type: the most specific matching range decides, malformed weights are left out.
 import t from 'tap';
-import { acceptQuality } from '../../src/negotiation/accept-quality.js';
+import { acceptQuality } from '../../src/negotiation/list-representation.js';
 
 const JSON_TYPE = 'application/json';
 

@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import { buildApp } from '../../src/app.js';
 import { createToken } from '../../src/auth/tokens.js';
 import type { Config } from '../../src/config.js';
-import { COMMAND_TIMEOUT_MS } from '../../src/limits/redis-connection.js';
+import { COMMAND_TIMEOUT_MS } from '../../src/limits/shared-counters.js';
 import type { RateLimitStoreError } from '../../src/channels.js';
 import { bearer, fetchChecked, testConfig, type Reply } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';

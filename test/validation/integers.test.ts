@@ -1,6 +1,6 @@
 // The one decimal-integer rule and the int64 bounds that query, path, cursor, CLI and configuration values share.
 import t from 'tap';
-import { INTEGER_RANGES, isDecimalInteger, parseDecimalInteger } from '../../src/validation/integers.js';
+import { INTEGER_RANGES, isDecimalInteger, parseDecimalInteger } from '../../src/validation/exact-integer.js';
 
 t.test('decimal integers are written as JSON writes them', async (t) => {
   for (const text of ['0', '7', '-1', '10', '9223372036854775807', '-9223372036854775808', '1'.repeat(30)])

@@ -3,7 +3,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { describeValidation } from '../generated/error-messages.js';
 import { exactIntegerKeyword } from '../generated/exact-integer.js';
-import { REQUEST_AJV_OPTIONS } from '../generated/request-ajv-options.js';
+import { REQUEST_AJV_OPTIONS } from '../generated/ajv-options.js';
 import { componentSchemas, operations } from '../generated/schemas.js';
 
 export interface RequestValidators {
