@@ -1,5 +1,6 @@
 // Traces (OpenTelemetry): a span per request through @fastify/otel, spans of the store calls and
 // commits under it, sent over OTLP. Registered first, and only when tracing is on (app.ts).
+import { setTimeout as delay } from 'node:timers/promises';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -59,14 +60,13 @@ export default fp(
     app.addHook('onClose', async () => {
       stopTracingStore();
       instrumentation.disable();
-      let timer: NodeJS.Timeout | undefined;
-      const limit = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), FLUSH_LIMIT_MS).unref()));
-      const flushed = provider.shutdown().then(
-        () => 'flushed' as const,
-        (error: unknown) => error,
-      );
-      const outcome = await Promise.race([flushed, limit]);
-      clearTimeout(timer);
+      const outcome = await Promise.race([
+        provider.shutdown().then(
+          () => 'flushed' as const,
+          (error: unknown) => error,
+        ),
+        delay(FLUSH_LIMIT_MS, 'late' as const, { ref: false }),
+      ]);
       if (outcome === 'late')
         app.log.warn({ limitMs: FLUSH_LIMIT_MS }, 'traces: the collector did not take the last spans in time; they are dropped');
       else if (outcome !== 'flushed') app.log.warn({ err: outcome }, 'traces: the last spans could not be sent');
