@@ -51,16 +51,17 @@ export function metricsServer(registry: Registry, onError: (error: unknown) => v
     // Its close ends every connection, a scraper's keep-alive one too: the process's shutdown never waits on it.
     forceCloseConnections: true,
     // Whatever is not GET /metrics is a 404, a URL Fastify cannot decode or a body it cannot parse too.
-    frameworkErrors: (_error, _request, reply) => notFound(reply),
+    frameworkErrors: (_error, _request, reply) => void notFound(reply),
   });
   server.server.maxConnections = MAX_SCRAPERS;
-  server.get(PATH, async (_request, reply) => {
-    try {
-      return reply.type(registry.contentType).send(await render());
-    } catch (error) {
-      onError(error);
-      return reply.code(500).type('text/plain; charset=utf-8').send('The metrics could not be collected; see the log.\n');
-    }
+  server.get(PATH, (_request, reply) => {
+    void render().then(
+      (text) => reply.type(registry.contentType).send(text),
+      (error: unknown) => {
+        onError(error);
+        reply.code(500).type('text/plain; charset=utf-8').send('The metrics could not be collected; see the log.\n');
+      },
+    );
   });
   server.setNotFoundHandler((_request, reply) => notFound(reply));
   server.setErrorHandler((_error, _request, reply) => notFound(reply));

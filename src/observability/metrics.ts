@@ -1,7 +1,7 @@
 // One app's metrics: its own registry (tests build many apps in one process), the process's default
 // metrics with event-loop lag, and the counters and histograms fed by the service's diagnostics channels.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Store } from '../store/plant-store.js';
 import {
   authFailures,
@@ -13,7 +13,7 @@ import {
   type RateLimited,
   type RateLimitStoreError,
 } from '../channels.js';
-import { RequestMetrics } from './request-metrics.js';
+import { measureRequests } from './request-metrics.js';
 import { measureStore } from './store-metrics.js';
 
 const LIMITS = ['token', 'auth-failures'];
@@ -27,7 +27,8 @@ function zeroedCounter(registry: Registry, name: string, help: string, label: st
 
 export class ServiceMetrics {
   readonly registry = new Registry();
-  readonly requests: RequestMetrics;
+  /** Observed once per answer (plugins/metrics.ts). */
+  readonly requests: Histogram<'operation' | 'method' | 'status'>;
   readonly #stopStore: () => void;
   readonly #subscriptions: Array<[string, (message: unknown) => void]>;
 
@@ -36,7 +37,7 @@ export class ServiceMetrics {
     // CPU, memory, heap, handles, file descriptors, GC, and the event loop's delay
     // (perf_hooks.monitorEventLoopDelay, sampled every 10 ms: p50/p90/p99 since the last scrape).
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
-    this.requests = new RequestMetrics(this.registry);
+    this.requests = measureRequests(this.registry);
     this.#stopStore = measureStore(this.registry, store);
     const failures = zeroedCounter(
       this.registry,

@@ -3,7 +3,6 @@
 import type { TracingChannelSubscribers } from 'node:diagnostics_channel';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type pg from 'pg';
-import type { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Store } from '../store/plant-store.js';
 import { commits, queryTimes, type CommitContext, type QueryTime } from '../channels.js';
 import { LATENCY_BUCKETS } from './request-metrics.js';
@@ -12,7 +11,7 @@ import { LATENCY_BUCKETS } from './request-metrics.js';
 export function measureStore(registry: Registry, store: Store): () => void {
   if (store.kind === 'sqlite') return measureCommits(registry);
   // By kind, not instanceof: a value import of the PostgreSQL store would load pg into every SQLite server.
-  const stops = [timeQueries(registry), measurePool(registry, (store as PostgresStore).pool)];
+  const stops = [timeQueries(registry), measurePool(registry, (store as Store & { pool: pg.Pool }).pool)];
   return () => {
     for (const stop of stops) stop();
   };

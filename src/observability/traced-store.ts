@@ -8,14 +8,14 @@ export function tracedStore(inner: PlantStore, store: StoreKind): PlantStore {
   const traced =
     <A extends unknown[], T>(operation: keyof PlantStore, method: (...args: A) => Promise<T>) =>
     (...args: A): Promise<T> => {
-      const call = () => method.apply(inner, args);
+      const call = () => method(...args);
       // Checked per call: traces may stop listening while a request runs.
       return storeCalls.hasSubscribers ? storeCalls.tracePromise(call, { store, operation }) : call();
     };
   return {
-    findToken: traced('findToken', inner.findToken),
-    listPlants: traced('listPlants', inner.listPlants),
-    addPlant: traced('addPlant', inner.addPlant),
-    deletePlant: traced('deletePlant', inner.deletePlant),
+    findToken: traced('findToken', inner.findToken.bind(inner)),
+    listPlants: traced('listPlants', inner.listPlants.bind(inner)),
+    addPlant: traced('addPlant', inner.addPlant.bind(inner)),
+    deletePlant: traced('deletePlant', inner.deletePlant.bind(inner)),
   };
 }

@@ -40,7 +40,8 @@ export default fp(
       const route = request.routeOptions;
       // Contract operations by operationId, other routes (Swagger UI's files, CORS preflight) by their
       // pattern, and everything unmatched under one value: no label ever holds a raw URL.
-      requests.observe(route.config.operationId ?? route.url ?? UNMATCHED, request.method, reply.statusCode, reply.elapsedTime / 1000);
+      const operation = route.config.operationId ?? route.url ?? UNMATCHED;
+      requests.observe({ operation, method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000);
     });
     // After the API has stopped taking requests, so the last scrapes still see the shutdown.
     app.addHook('onClose', async () => {
