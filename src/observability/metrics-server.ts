@@ -1,9 +1,9 @@
-// The metrics port: GET /metrics answers the registry's Prometheus text; everything else is 404. It
-// closes idle and slow connections as the API's port does, and renders the text at most once a
+// The metrics port, a Fastify server of its own: GET /metrics answers the registry's Prometheus text; everything
+// else is 404. It closes idle and slow connections as the API's port does, and renders the text at most once a
 // second however many scrapers ask: a scrape in that second gets the same text, so a crowd of
 // scrapers costs the API's event loop one render a second, not one each.
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Registry } from 'prom-client';
 
 const PATH = '/metrics';
@@ -25,7 +25,7 @@ export interface MetricsServerOptions {
   renderEveryMs?: number;
 }
 
-export function metricsServer(registry: Registry, onError: (error: unknown) => void, options: MetricsServerOptions): Server {
+export function metricsServer(registry: Registry, onError: (error: unknown) => void, options: MetricsServerOptions): FastifyInstance {
   const renderEveryMs = options.renderEveryMs ?? RENDER_EVERY_MS;
   // Kept as bytes: a scrape in the second after a render costs only the write of them.
   let rendered: { text: Promise<Buffer>; at: number } | undefined;
@@ -41,53 +41,36 @@ export function metricsServer(registry: Registry, onError: (error: unknown) => v
     }
     return rendered.text;
   };
-  const server = createServer(
-    {
-      headersTimeout: options.headersTimeoutMs,
-      requestTimeout: options.requestTimeoutMs,
-      keepAliveTimeout: options.keepAliveTimeoutMs,
-      // Node enforces the timeouts only when it checks its connections; check every second.
-      connectionsCheckingInterval: 1000,
-    },
-    (request, response) => {
-      const path = request.url?.split('?', 1)[0];
-      if (path !== PATH || (request.method !== 'GET' && request.method !== 'HEAD')) {
-        response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`Not found: this port serves GET ${PATH} only.\n`);
-        return;
-      }
-      render().then(
-        (text) => void response.writeHead(200, { 'content-type': registry.contentType, 'content-length': text.length }).end(text),
-        (error: unknown) => {
-          onError(error);
-          response
-            .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
-            .end('The metrics could not be collected; see the log.\n');
-        },
-      );
-    },
-  );
-  server.maxConnections = MAX_SCRAPERS;
+  const notFound = (reply: FastifyReply) =>
+    reply.code(404).type('text/plain; charset=utf-8').send(`Not found: this port serves GET ${PATH} only.\n`);
+  const server = Fastify({
+    requestTimeout: options.requestTimeoutMs,
+    keepAliveTimeout: options.keepAliveTimeoutMs,
+    // Node enforces the timeouts only when it checks its connections; check every second.
+    http: { headersTimeout: options.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    // Its close ends every connection, a scraper's keep-alive one too: the process's shutdown never waits on it.
+    forceCloseConnections: true,
+    // Whatever is not GET /metrics is a 404, a URL Fastify cannot decode or a body it cannot parse too.
+    frameworkErrors: (_error, _request, reply) => void notFound(reply),
+  });
+  server.server.maxConnections = MAX_SCRAPERS;
+  server.get(PATH, (_request, reply) => {
+    void render().then(
+      (text) => reply.type(registry.contentType).send(text),
+      (error: unknown) => {
+        onError(error);
+        reply.code(500).type('text/plain; charset=utf-8').send('The metrics could not be collected; see the log.\n');
+      },
+    );
+  });
+  server.setNotFoundHandler((_request, reply) => notFound(reply));
+  server.setErrorHandler((_error, _request, reply) => notFound(reply));
   return server;
 }
 
 /** Listens on `host`:`port` (0: any free port); resolves with the URL of /metrics. */
-export async function listen(server: Server, port: number, host: string): Promise<string> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${hostPart}:${address.port}${PATH}`;
-}
-
-/** Stops listening and ends every connection, a scraper's keep-alive one too: the process's shutdown never waits on it. */
-export async function close(server: Server): Promise<void> {
-  if (!server.listening) return;
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeAllConnections();
-  await closed;
+export async function listen(server: FastifyInstance, port: number, host: string): Promise<string> {
+  await server.listen({ port, host });
+  const { address, family, port: bound } = server.server.address() as AddressInfo;
+  return `http://${family === 'IPv6' ? `[${address}]` : address}:${bound}${PATH}`;
 }

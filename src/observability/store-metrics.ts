@@ -1,43 +1,17 @@
 // The database's share of the time: SQLite's group commits (with their syncs), PostgreSQL's statements and pool.
 // A SQLite read runs on the event loop, so its time is the process's (event-loop delay, CPU), not the database's.
-import { performance } from 'node:perf_hooks';
+import type { TracingChannelSubscribers } from 'node:diagnostics_channel';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type pg from 'pg';
-import type { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Store } from '../store/plant-store.js';
 import { commits, queryTimes, type CommitContext, type QueryTime } from '../channels.js';
 import { LATENCY_BUCKETS } from './request-metrics.js';
 
-/** When the commit began, kept on its own context object (one per commit). */
-const STARTED = Symbol('started');
-type Timed<T> = T & { [STARTED]?: number; error?: unknown };
-
-const begin = (context: Timed<object>) => void (context[STARTED] = performance.now());
-/** Every commit publishes `start` first; were it missed (a subscription made mid-commit), 0. */
-const seconds = (context: Timed<object>) => {
-  const now = performance.now();
-  return (now - (context[STARTED] ?? now)) / 1000;
-};
-
-/** A tracing channel's five events; an unused one is a no-op. */
-interface Handlers<T> {
-  start(context: T): void;
-  end(context: T): void;
-  asyncStart(context: T): void;
-  asyncEnd(context: T): void;
-  error(context: T): void;
-}
-const nothing = () => undefined;
-
-/** By kind, not instanceof: a value import of the PostgreSQL store would load pg into every SQLite server. */
-function isPostgres(store: Store): store is PostgresStore {
-  return store.kind === 'postgres';
-}
-
 /** Subscribes; returns what unsubscribes. */
 export function measureStore(registry: Registry, store: Store): () => void {
-  const stops = store.kind === 'sqlite' ? [measureCommits(registry)] : [];
-  if (isPostgres(store)) stops.push(timeQueries(registry), measurePool(registry, store.pool));
+  if (store.kind === 'sqlite') return measureCommits(registry);
+  // By kind, not instanceof: a value import of the PostgreSQL store would load pg into every SQLite server.
+  const stops = [timeQueries(registry), measurePool(registry, (store as Store & { pool: pg.Pool }).pool)];
   return () => {
     for (const stop of stops) stop();
   };
@@ -88,12 +62,16 @@ function measureCommits(registry: Registry): () => void {
     registers,
   });
   failed.inc(0);
-  const settled = (context: Timed<CommitContext>) => {
-    duration.observe(seconds(context));
+  const started = new WeakMap<CommitContext, number>();
+  const settled = (context: CommitContext & { error?: unknown }) => {
+    const now = performance.now();
+    // Every commit publishes `start` first; were it missed (a subscription made mid-commit), 0.
+    duration.observe((now - (started.get(context) ?? now)) / 1000);
     if ('error' in context) failed.inc();
   };
-  const handlers: Handlers<Timed<CommitContext>> = {
-    start: begin,
+  const nothing = () => undefined;
+  const handlers: TracingChannelSubscribers<CommitContext & { error?: unknown }> = {
+    start: (context) => void started.set(context, performance.now()),
     // `end` comes when COMMIT has returned, before its sync; if COMMIT threw, it is the last event.
     end: (context) => {
       batchSize.observe(context.batchSize);

@@ -1,13 +1,21 @@
-// Swagger UI at /docs (all assets local), in a scope of its own; the documents it reads are operations (routes/contract-documents.ts).
-// With a provider configured, its Authorize dialog also signs in there (authorization code + PKCE).
+// Swagger UI at /docs (all assets local; Plant Store's title, logo and tab icon), in a scope of its own; the documents it
+// reads are operations (routes/contract-documents.ts). With a provider configured, its Authorize dialog also signs in
+// there (authorization code + PKCE).
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OidcConfig } from '../config.js';
 import { docsInitOAuth, signInRedirectPage } from '../auth/oidc/docs-sign-in.js';
-import { docsBrand } from './docs-brand.js';
 import documentSecurityHeaders from './docs-headers.js';
 import { sendError } from '../http/answers.js';
+
+const LEAF =
+  '<path d="M6 26C6 12 16 5 28 4c0 13-7 23-21 23l-1 1z" fill="#3f8f4f"/><path d="M8 25 22 11" stroke="#e9f5ec" stroke-width="2"/>';
+/** The top bar's logo: a leaf and the name, white on Swagger UI's dark bar. */
+const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="32" viewBox="0 0 180 32">${LEAF}<text x="38" y="23" font-family="sans-serif" font-size="20" font-weight="bold" fill="#ffffff">Plant Store</text></svg>`;
+/** The tab's icon. */
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32">${LEAF}</svg>`;
+export const DOCS_TITLE = 'Plant Store API';
 
 /** The docs' file server (@fastify/send) refuses with http-errors' bare names ("Range Not Satisfiable"), and no code. */
 const FILE_MESSAGES: Record<number, string> = {
@@ -47,7 +55,11 @@ export default async function docs(app: FastifyInstance, options: DocsOptions) {
       // The contract itself: swagger-ui's own /docs/json is always put in `url`, which `urls` takes precedence over.
       uiConfig: { persistAuthorization: false, tryItOutEnabled: true, urls: [{ url: '/openapi.json', name: 'openapi.json' }] },
       ...(oidc === undefined ? {} : { initOAuth: docsInitOAuth(oidc) }),
-      ...docsBrand,
+      logo: { type: 'image/svg+xml', content: Buffer.from(LOGO), href: '/docs', target: '_self' },
+      theme: {
+        title: DOCS_TITLE,
+        favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(ICON) }],
+      },
     });
   });
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OperationId } from '../../generated/schemas.js';
 import { ServiceMetrics } from '../observability/metrics.js';
-import { close, listen, metricsServer, type MetricsServerOptions } from '../observability/metrics-server.js';
+import { listen, metricsServer, type MetricsServerOptions } from '../observability/metrics-server.js';
 import { UNMATCHED } from '../observability/request-metrics.js';
 
 declare module 'fastify' {
@@ -30,10 +30,9 @@ export default fp(
     app: FastifyInstance,
     options: { port: number; host: string; deprecatedOperations?: readonly string[] } & MetricsServerOptions,
   ) {
-    const port = options.port;
     const service = new ServiceMetrics(app.store, options.deprecatedOperations);
     const server = metricsServer(service.registry, (error) => app.log.error({ err: error }, 'collecting the metrics failed'), options);
-    app.decorate('metrics', { service, listen: () => listen(server, port, options.host) });
+    app.decorate('metrics', { service, listen: () => listen(server, options.port, options.host) });
 
     const requests = service.requests;
     // elapsedTime is Fastify's own clock (taken at routing and at the response's end anyway).
@@ -41,12 +40,13 @@ export default fp(
       const route = request.routeOptions;
       // Contract operations by operationId, other routes (Swagger UI's files, CORS preflight) by their
       // pattern, and everything unmatched under one value: no label ever holds a raw URL.
-      requests.observe(route.config.operationId ?? route.url ?? UNMATCHED, request.method, reply.statusCode, reply.elapsedTime / 1000);
+      const operation = route.config.operationId ?? route.url ?? UNMATCHED;
+      requests.observe({ operation, method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000);
     });
     // After the API has stopped taking requests, so the last scrapes still see the shutdown.
     app.addHook('onClose', async () => {
       service.stop();
-      await close(server);
+      await server.close();
     });
   },
   { name: 'metrics', dependencies: ['store'] },

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { storeCalls } from '../channels.js';
-import { TracedStore } from '../observability/traced-store.js';
+import { tracedStore } from '../observability/traced-store.js';
 import type { PlantStore, Store } from '../store/plant-store.js';
 
 declare module 'fastify' {
@@ -28,7 +28,7 @@ export default fp(
       getter(this: FastifyRequest) {
         const request = this as FastifyRequest & { [HANDLE]: PlantStore | null };
         // Traced only while traces listen; decided per request, so subscribing later works.
-        return (request[HANDLE] ??= storeCalls.hasSubscribers ? new TracedStore(store.forRequest(), store.kind) : store.forRequest());
+        return (request[HANDLE] ??= storeCalls.hasSubscribers ? tracedStore(store.forRequest(), store.kind) : store.forRequest());
       },
     });
     app.addHook('onClose', async () => store.close());

@@ -12,7 +12,6 @@ import {
   type QueryTime,
   type StoreCallContext,
 } from '../../src/channels.js';
-import { TracedStore } from '../../src/observability/traced-store.js';
 import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 import { onlyOn } from '../helpers/store-under-test.js';
 
@@ -59,7 +58,9 @@ t.test('store calls: start and settle per call, named by store and operation, on
     ],
     'each call of the handle, in order',
   );
-  t.ok(!(app.store.forRequest() instanceof TracedStore), 'the store itself hands out plain handles');
+  const published = events.length;
+  await app.store.forRequest().listPlants('alice', undefined, 1);
+  t.equal(events.length, published, 'the store itself hands out plain handles: their calls are not published');
 });
 
 t.test('a failed store call is published as an error', async (t) => {

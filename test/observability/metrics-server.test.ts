@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { Gauge, Registry } from 'prom-client';
 import t, { type Test } from 'tap';
-import { close, listen, MAX_SCRAPERS, metricsServer, type MetricsServerOptions } from '../../src/observability/metrics-server.js';
+import { listen, MAX_SCRAPERS, metricsServer, type MetricsServerOptions } from '../../src/observability/metrics-server.js';
 
 const TIMEOUTS = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300 };
 
@@ -25,7 +25,7 @@ async function serve(t: Test, options: Partial<MetricsServerOptions> = {}, fail 
   const errors: unknown[] = [];
   const server = metricsServer(registry, (error) => errors.push(error), { ...TIMEOUTS, ...options });
   const url = await listen(server, 0, '127.0.0.1');
-  t.teardown(() => close(server));
+  t.teardown(() => server.close());
   return { url, counted, errors, port: Number(new URL(url).port) };
 }
 

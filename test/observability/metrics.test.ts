@@ -141,6 +141,12 @@ t.test('the metrics port serves GET /metrics and nothing else', async (t) => {
     t.equal(response.status, 404, `${method} ${path}`);
     t.match(await response.text(), /serves GET \/metrics only/);
   }
+  const badJson = await fetch(metricsUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+  t.equal(badJson.status, 404, 'a body is never read: a POST of bad JSON is a 404 too');
+  t.match(await badJson.text(), /serves GET \/metrics only/);
+  const badEscape = await fetch(`${base}/%zz`);
+  t.equal(badEscape.status, 404, 'a path that cannot be decoded is a 404 too');
+  t.match(await badEscape.text(), /serves GET \/metrics only/);
   t.equal((await fetch(`${metricsUrl}?name[]=x`)).status, 200, 'a query string is ignored');
   const head = await fetch(metricsUrl, { method: 'HEAD' });
   t.equal(head.status, 200);

@@ -9,7 +9,7 @@ import { bearer, buildTestApp, inject, tokenFor } from '../helpers/app.js';
 import { listen } from '../helpers/checked-fetch.js';
 import { liveStatus, offsite, openPage, skipReason, WAIT, watch } from '../helpers/chromium.js';
 import { projectRoot } from '../helpers/paths.js';
-import { DOCS_TITLE } from '../../src/plugins/docs-brand.js';
+import { DOCS_TITLE } from '../../src/plugins/docs.js';
 
 const LISTING = 'application/vnd.plant-store.listing+json';
 

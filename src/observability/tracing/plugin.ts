@@ -1,19 +1,69 @@
 // Traces (OpenTelemetry): a span per request through @fastify/otel, spans of the store calls and
-// commits under it, sent over OTLP. Registered first, and only when tracing is on (app.ts).
+// commits under it, batched and sent over OTLP. Registered first, and only when tracing is on (app.ts imports this
+// file only then, so the OpenTelemetry SDK is loaded only then).
+import { setTimeout as delay } from 'node:timers/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { diag, DiagLogLevel, type DiagLogger, type Span } from '@opentelemetry/api';
-import { ATTR_URL_PATH, ATTR_URL_SCHEME } from '@opentelemetry/semantic-conventions';
+import { context, diag, DiagLogLevel, propagation, type DiagLogger, type Span } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION, ATTR_URL_PATH, ATTR_URL_SCHEME } from '@opentelemetry/semantic-conventions';
 import type { TracesConfig } from '../../config.js';
 import { traceStore } from './store-spans.js';
-import { createTracerProvider } from './tracer-provider.js';
 
 /**
  * Longest the close waits for the last spans to reach the collector: an unreachable one must not
  * hold a shutdown (server.ts gives the whole close 10 seconds); past it those spans are dropped.
  */
 export const FLUSH_LIMIT_MS = 2000;
+
+/** The plant-store package's version: its package.json above this module, from src/ (tsx) or dist/src/ (built). */
+function packageVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const { name, version } = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version: string };
+    if (name === 'plant-store') return version;
+  }
+  throw new Error('the package.json of plant-store was not found above this module');
+}
+
+let globalsRegistered = false;
+
+/**
+ * Context and propagation are global in the OpenTelemetry API, so they are set once per process (the
+ * API would complain of a second registration). Only the W3C `traceparent`/`tracestate` headers are
+ * read; nothing is injected into responses.
+ */
+function registerGlobals(): void {
+  if (globalsRegistered) return;
+  globalsRegistered = true;
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+}
+
+/**
+ * A tracer provider of this app, not the global one: closing the app shuts it down, and another app
+ * in the same process (tests) has its own. Service name `plant-store` and the package's version,
+ * unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES say otherwise; the exporter reads
+ * OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT and _COMPRESSION, the sampler OTEL_TRACES_SAMPLER.
+ */
+function createTracerProvider(config: TracesConfig): NodeTracerProvider {
+  registerGlobals();
+  const resource = defaultResource()
+    .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'plant-store', [ATTR_SERVICE_VERSION]: packageVersion() }))
+    .merge(detectResources({ detectors: [envDetector] }));
+  const exporter = config.protocol === 'http/json' ? new JsonExporter({ url: config.url }) : new ProtobufExporter({ url: config.url });
+  return new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+}
 
 /** The request span, named and described as OpenTelemetry's HTTP conventions say, plus the request id. */
 function describeRequest(span: Span, request: FastifyRequest): void {
@@ -59,14 +109,13 @@ export default fp(
     app.addHook('onClose', async () => {
       stopTracingStore();
       instrumentation.disable();
-      let timer: NodeJS.Timeout | undefined;
-      const limit = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), FLUSH_LIMIT_MS).unref()));
-      const flushed = provider.shutdown().then(
-        () => 'flushed' as const,
-        (error: unknown) => error,
-      );
-      const outcome = await Promise.race([flushed, limit]);
-      clearTimeout(timer);
+      const outcome = await Promise.race([
+        provider.shutdown().then(
+          () => 'flushed' as const,
+          (error: unknown) => error,
+        ),
+        delay(FLUSH_LIMIT_MS, 'late' as const, { ref: false }),
+      ]);
       if (outcome === 'late')
         app.log.warn({ limitMs: FLUSH_LIMIT_MS }, 'traces: the collector did not take the last spans in time; they are dropped');
       else if (outcome !== 'flushed') app.log.warn({ err: outcome }, 'traces: the last spans could not be sent');

@@ -38,25 +38,21 @@ export function traceStore(tracer: Tracer): () => void {
     spans.set(call, span);
     return span;
   };
-  const endCall = (call: StoreCallContext) => {
-    spans.get(call)?.end();
-    spans.delete(call);
+  const endSpan = (context: object) => {
+    spans.get(context)?.end();
+    spans.delete(context);
   };
   const callHandlers: TracingChannelSubscribers<StoreCallContext> = {
     start: nothing,
     // `end` comes before the promise settles, except when the call threw at once (then `error` is set).
     end: (call: Settled<StoreCallContext>) => {
-      if ('error' in call) endCall(call);
+      if ('error' in call) endSpan(call);
     },
     asyncStart: nothing,
-    asyncEnd: endCall,
+    asyncEnd: endSpan,
     error: (call: Settled<StoreCallContext>) => describeError(spans.get(call), call.error),
   };
 
-  const endCommit = (commit: CommitContext) => {
-    spans.get(commit)?.end();
-    spans.delete(commit);
-  };
   // A commit serves several requests: it is a child of the first waiting write's store call, and links
   // to the others' (each trace then shows the commit its write waited for, with its batch).
   const commitHandlers: TracingChannelSubscribers<CommitContext> = {
@@ -79,10 +75,10 @@ export function traceStore(tracer: Tracer): () => void {
     },
     // `end` comes when COMMIT has returned, before its sync, unless COMMIT threw: then it is the last event.
     end: (commit: Settled<CommitContext>) => {
-      if ('error' in commit) endCommit(commit);
+      if ('error' in commit) endSpan(commit);
     },
     asyncStart: nothing,
-    asyncEnd: endCommit,
+    asyncEnd: endSpan,
     error: (commit: Settled<CommitContext>) => describeError(spans.get(commit), commit.error),
   };
 
