@@ -1,8 +1,7 @@
 // `plant-store backup <file> [--overwrite]`: a consistent copy of the configured SQLite database, the service running or not.
-import { parseArgs } from 'node:util';
 import { databaseSettings } from '../database-settings.js';
 import { describeDatabase } from '../store/describe-database.js';
-import { UsageError } from './usage-error.js';
+import { parseCommandLine, UsageError } from './usage-error.js';
 
 /** Files from this size on show their progress: smaller ones take well under a second. */
 const PROGRESS_FROM_BYTES = 16 * 1024 * 1024;
@@ -10,16 +9,9 @@ const MiB = 1024 * 1024;
 
 /** The file and options, checked before any database is opened. */
 export function fileArgument(command: string, args: string[], flags: Record<string, { type: 'boolean' }> = {}) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: flags });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const [file, ...extra] = parsed.positionals;
-  if (file === undefined) throw new UsageError(`a file is missing: plant-store ${command} <file>`);
-  if (extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
-  return { file, values: parsed.values as Record<string, boolean | undefined> };
+  const { positionals, values } = parseCommandLine(args, flags, 1);
+  if (positionals[0] === undefined) throw new UsageError(`a file is missing: plant-store ${command} <file>`);
+  return { file: positionals[0], values };
 }
 
 /** On PostgreSQL the database's own tools do it: the command, with the URL as configured but without its password. */

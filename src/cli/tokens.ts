@@ -1,63 +1,33 @@
 // `plant-store token create/list/revoke`: tokens one at a time or a team's at once, listed as text or JSON lines, revoked by id or by user.
-import type { ParseArgsConfig } from 'node:util';
-import { expiryFromOptions, InvalidExpiry } from '../auth/token-expiry.js';
+import { expiryFromOptions, InvalidExpiry, type ExpiryOptions } from '../auth/token-expiry.js';
 import { createTokens, invalidUserName, USER_NAME } from '../auth/tokens.js';
 import type { TokenInfo } from '../store/plant-store.js';
 import { parseDecimalInteger } from '../validation/integers.js';
-import { openAnnounced, UsageError, writeOut } from './common.js';
-// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
-const { parseArgs } = process.getBuiltinModule('node:util');
+import { openAnnounced, writeOut } from './common.js';
+import { parseCommandLine, UsageError } from './usage-error.js';
 
 /** Tokens one `token create --count` makes at most: one transaction, and a screenful of lines to hand out. */
 export const MAX_TOKEN_COUNT = 10_000;
-
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-/** parseArgs, with its mistakes (which name the option) as usage errors, and an option given twice refused. */
-function parse(args: string[], options: Options) {
-  let parsed;
-  try {
-    const multiple = Object.fromEntries(Object.entries(options).map(([name, option]) => [name, { ...option, multiple: true }]));
-    parsed = parseArgs({ args, allowPositionals: true, options: multiple });
-  } catch (error) {
-    throw new UsageError((error as Error).message); // "Option '--expires-in <value>' argument missing"
-  }
-  // parseArgs would keep the last of two silently: which one the operator meant is theirs to say.
-  const values = parsed.values as Record<string, Array<string | boolean>>;
-  const twice = Object.entries(values).find(([, given]) => given.length > 1);
-  if (twice) throw new UsageError(`--${twice[0]} is given ${twice[1].length} times: give it once`);
-  const one = Object.fromEntries(Object.entries(values).map(([name, given]) => [name, given[0]]));
-  return { positionals: parsed.positionals, values: one as Record<string, string | boolean | undefined> };
-}
 
 function userName(user: string): string {
   if (!USER_NAME.test(user)) throw new UsageError(invalidUserName(user));
   return user;
 }
 
-const noMore = (extra: string[]) => {
-  if (extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
-};
-
 /** `token create`'s user, count and expiry, checked before any database is opened. */
 function createArguments(args: string[]): { user: string; count: number; expiresAt: Date | null } {
-  const { positionals, values } = parse(args, {
-    'expires-in': { type: 'string' },
-    'expires-at': { type: 'string' },
-    count: { type: 'string' },
-  });
-  const [user, ...extra] = positionals;
+  const { positionals, values } = parseCommandLine(
+    args,
+    { 'expires-in': { type: 'string' }, 'expires-at': { type: 'string' }, count: { type: 'string' } },
+    1,
+  );
+  const [user] = positionals;
   if (user === undefined) throw new UsageError('a user name is missing: plant-store token create <user>');
-  noMore(extra);
   const countText = values.count as string | undefined;
   const count = countText === undefined ? 1n : parseDecimalInteger(countText, 1n, BigInt(MAX_TOKEN_COUNT));
   if (count === undefined) throw new UsageError(`--count must be a whole number from 1 to ${MAX_TOKEN_COUNT}, not "${countText}"`);
   try {
-    const expiresAt = expiryFromOptions({
-      'expires-in': values['expires-in'] as string | undefined,
-      'expires-at': values['expires-at'] as string | undefined,
-    });
-    return { user: userName(user), count: Number(count), expiresAt };
+    return { expiresAt: expiryFromOptions(values as ExpiryOptions), user: userName(user), count: Number(count) };
   } catch (error) {
     throw error instanceof InvalidExpiry ? new UsageError(error.message) : error;
   }
@@ -104,8 +74,7 @@ async function create(args: string[]): Promise<void> {
 }
 
 async function list(args: string[]): Promise<void> {
-  const { positionals, values } = parse(args, { user: { type: 'string' }, json: { type: 'boolean' } });
-  noMore(positionals);
+  const { values } = parseCommandLine(args, { user: { type: 'string' }, json: { type: 'boolean' } });
   const user = values.user === undefined ? undefined : userName(values.user as string);
   const store = await openAnnounced();
   try {
@@ -118,9 +87,8 @@ async function list(args: string[]): Promise<void> {
 }
 
 async function revoke(args: string[]): Promise<void> {
-  const { positionals, values } = parse(args, { user: { type: 'string' } });
-  const [argument, ...extra] = positionals;
-  noMore(extra);
+  const { positionals, values } = parseCommandLine(args, { user: { type: 'string' } }, 1);
+  const [argument] = positionals;
   if (values.user !== undefined && argument !== undefined) throw new UsageError('give a token id or --user <name>, not both');
   if (values.user === undefined && argument === undefined)
     throw new UsageError('a token id is missing: plant-store token revoke <id> or --user <name> (see "plant-store token list")');
