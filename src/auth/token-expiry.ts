@@ -36,18 +36,10 @@ export function parseLifetime(text: string): number {
 function parseDateTime(text: string): number | undefined {
   const match = DATE_TIME.exec(text);
   if (match === null) return undefined;
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((group) => Number(match[group] ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  // Date.parse would roll 2025-02-30 over into March: check the calendar date and the clock fields first.
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  // Date.parse would roll 2025-02-30 over into March: the date and clock, read as UTC, must come back unchanged.
+  const fields = `${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6] ?? '00'}`;
+  const utc = Date.parse(`${fields}Z`);
+  if (Number.isNaN(utc) || new Date(utc).toISOString().slice(0, 19) !== fields) return undefined;
   const at = Date.parse(text.toUpperCase());
   return Number.isNaN(at) ? undefined : at;
 }
