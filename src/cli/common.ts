@@ -7,13 +7,13 @@ import type { Store } from '../store/plant-store.js';
 export { UsageError } from './usage-error.js';
 
 /**
- * Opens the configured store, first saying on stderr which database that is: run from another
- * folder, the default ./data/plants.db is another file than the server's. Only the database settings
- * are read (database-settings.ts): a command starts in milliseconds, not the whole configuration's 200.
- * What opening logs (migrations applied, the backup SQLite takes first) is said after the database, or before
- * a failure; a caller that passes `said` gets it there instead, once the store is open.
+ * Runs `use` on the configured store, then closes it. Opening says first on stderr which database that is: run from another
+ * folder, the default ./data/plants.db is another file than the server's. Only the database settings are read
+ * (database-settings.ts): a command starts in milliseconds, not the whole configuration's 200. What opening logs
+ * (migrations applied, the backup SQLite takes first) is said after the database, or before a failure; a caller that
+ * passes `said` gets it there instead.
  */
-export async function openAnnounced(said?: string[]): Promise<Store> {
+export async function withStore<T>(use: (store: Store) => Promise<T>, said?: string[]): Promise<T> {
   const settings = databaseSettings();
   const database = describeDatabase(settings);
   const lines = said ?? [];
@@ -25,7 +25,11 @@ export async function openAnnounced(said?: string[]): Promise<Store> {
   });
   process.stderr.write(`plant-store: using the ${database.text}${database.isNewFile ? ' (it did not exist: created it, empty)' : ''}\n`);
   if (said === undefined) tell();
-  return store;
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
 }
 
 /** Writes to stdout and resolves once written: a reader gone (EPIPE) or a full disk is an error here, not an unhandled event later. */

@@ -1,7 +1,7 @@
 // `plant-store migrate [--status]`: applies the pending schema migrations and says which, or only shows the versions.
 import { databaseSettings, type DatabaseSettings } from '../database-settings.js';
 import { describeDatabase } from '../store/describe-database.js';
-import { openAnnounced } from './common.js';
+import { withStore } from './common.js';
 import { parseCommandLine } from './usage-error.js';
 
 /** The schema version the configured database is at (0: none yet), and the latest this Plant Store knows; nothing is changed. */
@@ -44,7 +44,7 @@ export async function migrateCommand(args: string[]): Promise<void> {
   if (parseCommandLine(args, { status: { type: 'boolean' } }).values.status === true) return showStatus();
   // Opening the store applies what is pending (under a lock on PostgreSQL; SQLite backs the file up first): each line it logs is said.
   const applied: string[] = [];
-  await (await openAnnounced(applied)).close();
+  await withStore(async () => undefined, applied);
   if (applied.length > 0) return void process.stdout.write(`${applied.join('\n')}\n`);
   const { current } = await versions(databaseSettings());
   process.stdout.write(`nothing to apply, at version ${current}\n`);

@@ -3,7 +3,7 @@ import { expiryFromOptions, InvalidExpiry, type ExpiryOptions } from '../auth/to
 import { createTokens, invalidUserName, USER_NAME } from '../auth/tokens.js';
 import type { TokenInfo } from '../store/plant-store.js';
 import { parseDecimalInteger } from '../validation/integers.js';
-import { openAnnounced, writeOut } from './common.js';
+import { withStore, writeOut } from './common.js';
 import { parseCommandLine, UsageError } from './usage-error.js';
 
 /** Tokens one `token create --count` makes at most: one transaction, and a screenful of lines to hand out. */
@@ -54,8 +54,7 @@ const idRange = (ids: number[]) => (ids.at(-1)! - ids[0]! + 1 === ids.length ? `
 
 async function create(args: string[]): Promise<void> {
   const { user, count, expiresAt } = createArguments(args);
-  const store = await openAnnounced();
-  try {
+  await withStore(async (store) => {
     const { ids, tokens } = await createTokens(store, user, count, expiresAt);
     // A token nobody saw must not stay usable: a reader gone or a full disk revokes them all.
     try {
@@ -68,22 +67,17 @@ async function create(args: string[]): Promise<void> {
     const expiry = expiresAt === null ? 'never expire' : `expire at ${expiresAt.toISOString()}`;
     if (ids.length === 1) process.stderr.write(`created token ${ids[0]} for ${user}; it ${expiry.replace('expire', 'expires')}\n`);
     else process.stderr.write(`created ${ids.length} tokens for ${user} (ids ${idRange(ids)}), one a line on stdout; they ${expiry}\n`);
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 async function list(args: string[]): Promise<void> {
   const { values } = parseCommandLine(args, { user: { type: 'string' }, json: { type: 'boolean' } });
   const user = values.user === undefined ? undefined : userName(values.user as string);
-  const store = await openAnnounced();
-  try {
+  await withStore(async (store) => {
     const tokens = await store.listTokens(user);
     const lines = values.json === true ? tokens.map(tokenJson) : [TOKEN_COLUMNS.join('\t'), ...tokens.map(tokenLine)];
     await writeOut(lines.map((line) => `${line}\n`).join(''));
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 async function revoke(args: string[]): Promise<void> {
@@ -96,8 +90,7 @@ async function revoke(args: string[]): Promise<void> {
   // Ids the store hands out: positive, and exact as a JavaScript number.
   const id = argument === undefined ? undefined : parseDecimalInteger(argument, 1n, BigInt(Number.MAX_SAFE_INTEGER));
   if (argument !== undefined && id === undefined) throw new UsageError(`"${argument}" is not a token id; see "plant-store token list"`);
-  const store = await openAnnounced();
-  try {
+  await withStore(async (store) => {
     if (user !== undefined) {
       const revoked = await store.revokeUserTokens(user);
       process.stderr.write(`revoked ${revoked} active token${revoked === 1 ? '' : 's'} of ${user}\n`);
@@ -105,9 +98,7 @@ async function revoke(args: string[]): Promise<void> {
       if (!(await store.revokeToken(Number(id)))) throw new Error(`no active token has id ${argument}; see "plant-store token list"`);
       process.stderr.write(`revoked token ${argument}\n`);
     }
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 /** Every mistake of the command line is told before a database is opened (or created). */
