@@ -1,7 +1,7 @@
 // The CLI's database settings (database-settings.ts) are the service's: the same values and the same refusals as loadConfig.
 import t from 'tap';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { databaseSettings, DatabaseSettingError } from '../src/database-settings.js';
+import { ConfigError as DatabaseSettingError, databaseSettings } from '../src/database-settings.js';
 
 const cases: Array<Record<string, string>> = [
   {},
