@@ -67,14 +67,7 @@ async function checkProvider(app: FastifyInstance, issuer: string): Promise<void
 }
 
 export async function serve(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`plant-store: ${error.message}\n`);
-    process.exit(1);
-  }
+  const config = loadConfig();
   const database = describeDatabase(config).text;
   // What happens to the database is logged by the app, built next: while the store opens (migrations applied, the
   // backup taken before them), lines wait for it; later ones (a full disk, damage, the file deleted) go at once.
@@ -134,7 +127,9 @@ export async function serve(): Promise<void> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   serve().catch((error: unknown) => {
-    process.stderr.write(`plant-store: could not start: ${(error as Error).message}\n`);
+    // A refused setting names itself; anything else is said as a start that failed.
+    const reason = error instanceof ConfigError ? error.message : `could not start: ${(error as Error).message}`;
+    process.stderr.write(`plant-store: ${reason}\n`);
     process.exit(1);
   });
 }
