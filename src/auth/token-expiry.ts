@@ -16,11 +16,6 @@ const DURATION_HELP = 'a whole number and a unit: m (minutes), h (hours), d (day
 /** A bad value; the message names the option, for the CLI's usage error (exit 2). */
 export class InvalidExpiry extends Error {}
 
-export interface ExpiryOptions {
-  'expires-in'?: string;
-  'expires-at'?: string;
-}
-
 /** Milliseconds in `text` (`30d`), from 1 minute to 5 years. */
 export function parseLifetime(text: string): number {
   const match = DURATION.exec(text);
@@ -45,7 +40,7 @@ function parseDateTime(text: string): number | undefined {
 }
 
 /** When a token made now expires: null for never (neither option). Throws InvalidExpiry for a bad value. */
-export function expiryFromOptions(options: ExpiryOptions, now = Date.now()): Date | null {
+export function expiryFromOptions(options: { 'expires-in'?: string; 'expires-at'?: string }, now = Date.now()): Date | null {
   const { 'expires-in': expiresIn, 'expires-at': expiresAt } = options;
   if (expiresIn !== undefined && expiresAt !== undefined) throw new InvalidExpiry('give --expires-in or --expires-at, not both');
   if (expiresIn !== undefined) return new Date(now + parseLifetime(expiresIn));

@@ -1,5 +1,5 @@
 // `plant-store token create/list/revoke`: tokens one at a time or a team's at once, listed as text or JSON lines, revoked by id or by user.
-import { expiryFromOptions, InvalidExpiry, type ExpiryOptions } from '../auth/token-expiry.js';
+import { expiryFromOptions, InvalidExpiry } from '../auth/token-expiry.js';
 import { createTokens, invalidUserName, USER_NAME } from '../auth/tokens.js';
 import type { TokenInfo } from '../store/plant-store.js';
 import { parseDecimalInteger } from '../validation/integers.js';
@@ -27,7 +27,7 @@ function createArguments(args: string[]): { user: string; count: number; expires
   const count = countText === undefined ? 1n : parseDecimalInteger(countText, 1n, BigInt(MAX_TOKEN_COUNT));
   if (count === undefined) throw new UsageError(`--count must be a whole number from 1 to ${MAX_TOKEN_COUNT}, not "${countText}"`);
   try {
-    return { expiresAt: expiryFromOptions(values as ExpiryOptions), user: userName(user), count: Number(count) };
+    return { expiresAt: expiryFromOptions(values), user: userName(user), count: Number(count) };
   } catch (error) {
     throw error instanceof InvalidExpiry ? new UsageError(error.message) : error;
   }
