@@ -1,9 +1,9 @@
 // `plant-store token create/list/revoke`: tokens one at a time or a team's at once, listed as text or JSON lines, revoked by id or by user.
-import { expiryFromOptions, InvalidExpiry } from '../auth/token-expiry.js';
 import { createTokens, invalidUserName, USER_NAME } from '../auth/tokens.js';
 import type { TokenInfo } from '../store/plant-store.js';
 import { parseDecimalInteger } from '../validation/integers.js';
 import { withStore, writeOut } from './common.js';
+import { expiryFromOptions } from './token-expiry.js';
 import { parseCommandLine, UsageError } from './usage-error.js';
 
 /** Tokens one `token create --count` makes at most: one transaction, and a screenful of lines to hand out. */
@@ -26,11 +26,7 @@ function createArguments(args: string[]): { user: string; count: number; expires
   const countText = values.count as string | undefined;
   const count = countText === undefined ? 1n : parseDecimalInteger(countText, 1n, BigInt(MAX_TOKEN_COUNT));
   if (count === undefined) throw new UsageError(`--count must be a whole number from 1 to ${MAX_TOKEN_COUNT}, not "${countText}"`);
-  try {
-    return { expiresAt: expiryFromOptions(values), user: userName(user), count: Number(count) };
-  } catch (error) {
-    throw error instanceof InvalidExpiry ? new UsageError(error.message) : error;
-  }
+  return { expiresAt: expiryFromOptions(values), user: userName(user), count: Number(count) };
 }
 
 const TOKEN_COLUMNS = ['ID', 'USER', 'CREATED', 'STATE', 'EXPIRES', 'LAST USED'];
