@@ -1,6 +1,5 @@
-// The database settings (DATABASE_*, WRITE_LOCK_TIMEOUT_MS), their rules written once: config.ts builds its schema from
-// them, and the CLI's database commands read them alone, since loading config.ts's whole schema (TypeBox, Ajv) costs
-// about 200 ms of CPU, most of what a `token create` took.
+// The database settings (DATABASE_*, WRITE_LOCK_TIMEOUT_MS), read by the service and alone by the CLI's commands:
+// config.ts's whole schema (TypeBox, Ajv) would cost a `token create` several times its time (docs/deploy.md, "Many tokens").
 
 /** Name -> [minimum, maximum, default], as config.ts's whole-number rules take them. */
 export const DATABASE_NUMBERS = {

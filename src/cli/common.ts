@@ -8,10 +8,8 @@ export { UsageError } from './usage-error.js';
 
 /**
  * Runs `use` on the configured store, then closes it. Opening says first on stderr which database that is: run from another
- * folder, the default ./data/plants.db is another file than the server's. Only the database settings are read
- * (database-settings.ts): a command starts in milliseconds, not the whole configuration's 200. What opening logs
- * (migrations applied, the backup SQLite takes first) is said after the database, or before a failure; a caller that
- * passes `said` gets it there instead.
+ * folder, the default ./data/plants.db is another file than the server's. What opening logs (migrations applied, the
+ * backup SQLite takes first) is said after the database, or before a failure; a caller that passes `said` gets it there instead.
  */
 export async function withStore<T>(use: (store: Store) => Promise<T>, said?: string[]): Promise<T> {
   const settings = databaseSettings();
