@@ -88,16 +88,13 @@ async function main(args: string[]): Promise<void> {
   if (command === 'serve' && rest.length === 0) return (await import('./server.js')).serve();
   if (command === 'migrate') return (await import('./cli/migrate.js')).migrateCommand(rest);
   if (command === 'backup') return (await import('./cli/backup.js')).backupCommand(rest);
-  if (command === 'restore') return (await import('./cli/restore.js')).restoreCommand(rest);
+  if (command === 'restore') return (await import('./cli/backup.js')).restoreCommand(rest);
   if (command === 'check' && rest.length === 0) return checkCommand();
   if (command === 'token') return (await import('./cli/tokens.js')).tokenCommand(rest);
   if (command === 'copy') return (await import('./cli/copy.js')).copyCommand(rest);
   if (command === 'conformance') return conformanceCommand(rest);
   if (command === undefined) throw new UsageError('a command is missing');
-  if (command === 'help' || command === '--help') {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
+  if (command === 'help' || command === '--help') return void process.stdout.write(`${USAGE}\n`);
   throw new UsageError(`unknown command: ${command}`);
 }
 

@@ -1,16 +1,14 @@
 // Environment -> typed Config: one schema (env-schema), README's table checked against it; a refusal names the variable and the rule.
 import { envSchema } from 'env-schema';
 import { Type as T, type Static } from '@sinclair/typebox';
-import { DATABASE_NUMBERS, DATABASE_URL_RULE, DEFAULT_DATABASE_PATH, isDatabaseUrl } from './database-settings.js';
+import { ConfigError, DATABASE_NUMBERS, DATABASE_URL_RULE, databaseSettings, DEFAULT_DATABASE_PATH, masked } from './database-settings.js';
 import { isOrigin } from './cors-policy.js';
 
-/** A setting that stops start-up: the process prints the message, which names the variable, and exits 1. */
-export class ConfigError extends Error {}
+export { ConfigError };
 export type Config = ReturnType<typeof loadConfig>;
 export type OidcConfig = NonNullable<Config['oidc']>;
 export type TracesConfig = NonNullable<Config['traces']>;
 
-// What Plant Store assumes of every OpenID provider, which no variable sets: where its metadata is, and how it is polled.
 /** OIDC tuning (tests shorten it): clock skew leeway, key refetch cooldown, key age, 503 period after the provider was unreachable. */
 export const OIDC_DEFAULTS = { clockToleranceSeconds: 30, jwksCooldownMs: 30_000, jwksMaxAgeMs: 600_000, unreachableRetrySeconds: 5 };
 /** Where the provider publishes its metadata (OpenID Connect Discovery 1.0, section 4). */
@@ -71,7 +69,6 @@ const rules: Record<string, { type?: string; description?: string }> = configSch
 
 // URLs that may hold a password, and what the schema cannot say of them (Redis reads the path as a database number).
 const validUrl: Record<string, (url: URL) => boolean> = {
-  DATABASE_URL: isDatabaseUrl,
   REDIS_URL: (url) => /^rediss?:\/\//.test(url.href) && url.hostname !== '' && /^(\/\d*)?$/.test(url.pathname),
   OTEL_EXPORTER_OTLP_ENDPOINT: (url) => /^https?:$/.test(url.protocol),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: (url) => /^https?:$/.test(url.protocol),
@@ -80,10 +77,7 @@ const validUrl: Record<string, (url: URL) => boolean> = {
 export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
   const data = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== '')); // empty is unset
   // The value as JSON (one line, whatever it holds) without a URL's user and password; of a secret URL, its scheme only.
-  const shown = (name: string, scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(raw[name] ?? '')?.[0]) =>
-    validUrl[name]
-      ? `this ${scheme ? `${scheme} URL` : 'value without a scheme'} (the rest is not shown: it may hold a password)`
-      : JSON.stringify(raw[name]?.replace(/\/\/[^/?#]*@/, '//…@'));
+  const shown = (name: string) => (validUrl[name] ? masked(raw[name] ?? '') : JSON.stringify(raw[name]?.replace(/\/\/[^/?#]*@/, '//…@')));
   const refusal = (names: Iterable<string>) =>
     new ConfigError([...names].map((name) => `${name} must be ${rules[name]?.description}, not ${shown(name)}`).join('; '));
   const url = (name: string, value = data[name]) => {
@@ -122,7 +116,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
   const { OIDC_ISSUER: issuer, OIDC_AUDIENCE: audience = '', OIDC_USER_CLAIM: userClaim, OIDC_DOCS_CLIENT_ID: docsClientId } = env;
   return {
     ...(camel as { [K in keyof typeof env as Camel<K>]: (typeof env)[K] }),
-    databaseUrl: url('DATABASE_URL'),
+    ...databaseSettings(raw), // the CLI's own reading of them: one rule, and DATABASE_URL checked
     redisUrl: url('REDIS_URL'),
     bootstrapToken: on(env.BOOTSTRAP_TOKEN),
     trustProxy: on(env.TRUST_PROXY),

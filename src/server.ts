@@ -12,39 +12,21 @@ import type { StoreLog } from './store/plant-store.js';
 import { listenOnAcceptSockets } from './http/connection.js';
 
 const SHUTDOWN_LIMIT_MS = 10_000;
-/** A start-up failure whose message names the setting or file it is about; printed alone, on one line. */
-export class StartError extends Error {}
 
-/** Node's listen errors, said in terms of the setting that chose the address. */
-export function listenProblem(error: unknown, port: string, host: string, address: string): string {
-  const { code, message } = error as NodeJS.ErrnoException;
-  switch (code) {
-    case 'EADDRINUSE':
-      return `${port} ${address} is already in use (another process listens there); stop that process or set ${port} to a free port`;
-    case 'EACCES':
-      return `${port} ${address} may not be opened by this user (ports below 1024 need privileges); set ${port} to 1024 or above`;
-    case 'EADDRNOTAVAIL':
-      return `${host} ${address} is not an address of this machine; set ${host} to one of its addresses, 127.0.0.1 or 0.0.0.0`;
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-    case 'EAI_FAIL':
-      return `${host} ${address} is neither an IP address nor a name this machine can resolve; set ${host} to an address such as 127.0.0.1 or 0.0.0.0`;
-    default:
-      return `cannot listen on ${address} (${port}, ${host}): ${message}`;
-  }
-}
-
-/** The database the configuration names, opened; a failure names the setting and the file. */
-async function openConfiguredStore(config: Config, log: StoreLog) {
-  const setting = config.databaseUrl === undefined ? 'DATABASE_PATH' : 'DATABASE_URL';
-  const database = describeDatabase(config).text;
-  try {
-    return await openStore(config, log);
-  } catch (error) {
-    const message = (error as Error).message;
-    const path = database.replace(/^SQLite file /, '');
-    throw new StartError(message.includes(path) ? `${setting}: ${message}` : `${setting} (${database}): ${message}`, { cause: error });
-  }
+/** Node's listen errors for one port, said in terms of the settings that chose its address; printed alone, on one line. */
+function listenProblem(what: string, port: string, host: string, address: string) {
+  return (error: unknown): never => {
+    const { code, message } = error as NodeJS.ErrnoException;
+    const problems: Record<string, string> = {
+      EADDRINUSE: `${port} ${address} is already in use (another process listens there); stop that process or set ${port} to a free port`,
+      EACCES: `${port} ${address} may not be opened by this user (ports below 1024 need privileges); set ${port} to 1024 or above`,
+      EADDRNOTAVAIL: `${host} ${address} is not an address of this machine; set ${host} to one of its addresses, 127.0.0.1 or 0.0.0.0`,
+    };
+    const unresolved = `${host} ${address} is neither an IP address nor a name this machine can resolve; set ${host} to an address such as 127.0.0.1 or 0.0.0.0`;
+    for (const name of ['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL']) problems[name] = unresolved;
+    const problem = problems[code ?? ''] ?? `cannot listen on ${address} (${port}, ${host}): ${message}`;
+    throw new Error(`cannot open the ${what} port: ${problem}`, { cause: error });
+  };
 }
 
 /**
@@ -55,21 +37,12 @@ async function listenAll(app: FastifyInstance, config: Config): Promise<void> {
   try {
     if (app.metrics) {
       await app.ready();
-      const url = await app.metrics.listen().catch((error: unknown) => {
-        throw new StartError(
-          `cannot open the metrics port: ${listenProblem(error, 'METRICS_PORT', 'METRICS_HOST', `${config.metricsHost}:${config.metricsPort}`)}`,
-          {
-            cause: error,
-          },
-        );
-      });
+      const address = `${config.metricsHost}:${config.metricsPort}`;
+      const url = await app.metrics.listen().catch(listenProblem('metrics', 'METRICS_PORT', 'METRICS_HOST', address));
       app.log.info({ url }, 'serving metrics');
     }
-    await listenOnAcceptSockets(app, config.host, config.port).catch((error: unknown) => {
-      throw new StartError(`cannot open the API port: ${listenProblem(error, 'PORT', 'HOST', `${config.host}:${config.port}`)}`, {
-        cause: error,
-      });
-    });
+    const address = `${config.host}:${config.port}`;
+    await listenOnAcceptSockets(app, config.host, config.port).catch(listenProblem('API', 'PORT', 'HOST', address));
   } catch (error) {
     await app.close(); // closes the store and any port opened above
     throw error;
@@ -94,14 +67,8 @@ async function checkProvider(app: FastifyInstance, issuer: string): Promise<void
 }
 
 export async function serve(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`plant-store: ${error.message}\n`);
-    process.exit(1);
-  }
+  const config = loadConfig();
+  const database = describeDatabase(config).text;
   // What happens to the database is logged by the app, built next: while the store opens (migrations applied, the
   // backup taken before them), lines wait for it; later ones (a full disk, damage, the file deleted) go at once.
   let app: FastifyInstance | undefined;
@@ -110,10 +77,14 @@ export async function serve(): Promise<void> {
     error: (details, message) => (app ? app.log.error(details, message) : early.push(['error', details, message])),
     info: (details, message) => (app ? app.log.info(details, message) : early.push(['info', details, message])),
   };
-  const store = await openConfiguredStore(config, storeLog).catch((error: unknown) => {
+  const store = await openStore(config, storeLog).catch((error: unknown) => {
     // No app to log them: a backup taken before a migration that then failed is still said, with its path.
     for (const [, , message] of early) process.stderr.write(`plant-store: ${message}\n`);
-    throw error;
+    // The failure names the setting, and the file unless its message does.
+    const setting = config.databaseUrl === undefined ? 'DATABASE_PATH' : 'DATABASE_URL';
+    const { message } = error as Error;
+    const named = message.includes(database.replace(/^SQLite file /, '')) ? setting : `${setting} (${database})`;
+    throw new Error(`${named}: ${message}`, { cause: error });
   });
   try {
     app = await buildApp(config, { store });
@@ -122,7 +93,7 @@ export async function serve(): Promise<void> {
     throw error;
   }
   for (const [level, details, message] of early.splice(0)) app.log[level](details, message);
-  app.log.info({ database: describeDatabase(config).text }, 'using the database');
+  app.log.info({ database }, 'using the database');
 
   // fastify/demo's shutdown: a signal closes the app (requests in flight finish, http/connection.ts)
   // and exits 0; an uncaught error is logged, closes the same way, and exits 1; past the delay, exit 1.
@@ -156,7 +127,9 @@ export async function serve(): Promise<void> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   serve().catch((error: unknown) => {
-    process.stderr.write(`plant-store: could not start: ${(error as Error).message}\n`);
+    // A refused setting names itself; anything else is said as a start that failed.
+    const reason = error instanceof ConfigError ? error.message : `could not start: ${(error as Error).message}`;
+    process.stderr.write(`plant-store: ${reason}\n`);
     process.exit(1);
   });
 }

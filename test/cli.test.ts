@@ -122,7 +122,7 @@ t.test('a token whose expiry has passed is listed as expired', async (t) => {
   t.match(listed.stdout, new RegExp(`\n1\talice\t${ISO}\texpired\t${ISO}\t-\n$`));
 });
 
-// Every refusal of the grammar is in test/auth/token-expiry.test.ts; here, how the command reports a few.
+// Every refusal of the grammar is in test/cli/token-expiry.test.ts; here, how the command reports a few.
 t.test('bad lifetimes are refused before any database is touched: exit 2, the option named', async (t) => {
   const { env } = await freshStore(t);
   const cases: Array<[string[], RegExp]> = [

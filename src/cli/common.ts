@@ -7,23 +7,27 @@ import type { Store } from '../store/plant-store.js';
 export { UsageError } from './usage-error.js';
 
 /**
- * Opens the configured store, first saying on stderr which database that is: run from another
- * folder, the default ./data/plants.db is another file than the server's. Only the database settings
- * are read (database-settings.ts): a command starts in milliseconds, not the whole configuration's 200.
+ * Runs `use` on the configured store, then closes it. Opening says first on stderr which database that is: run from another
+ * folder, the default ./data/plants.db is another file than the server's. What opening logs (migrations applied, the
+ * backup SQLite takes first) is said after the database, or before a failure; a caller that passes `said` gets it there instead.
  */
-export async function openAnnounced(): Promise<Store> {
+export async function withStore<T>(use: (store: Store) => Promise<T>, said?: string[]): Promise<T> {
   const settings = databaseSettings();
   const database = describeDatabase(settings);
-  // Migrations applied on the way, and the backup SQLite's take first, are said too: after the database, or before a failure.
-  const said: string[] = [];
-  const note = (_details: object, message: string) => void said.push(`plant-store: ${message}\n`);
+  const lines = said ?? [];
+  const note = (_details: object, message: string) => void lines.push(message);
+  const tell = () => lines.forEach((line) => process.stderr.write(`plant-store: ${line}\n`));
   const store = await openStore(settings, { info: note, error: note }).catch((error: unknown) => {
-    process.stderr.write(said.join(''));
+    tell();
     throw error;
   });
   process.stderr.write(`plant-store: using the ${database.text}${database.isNewFile ? ' (it did not exist: created it, empty)' : ''}\n`);
-  process.stderr.write(said.join(''));
-  return store;
+  if (said === undefined) tell();
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
 }
 
 /** Writes to stdout and resolves once written: a reader gone (EPIPE) or a full disk is an error here, not an unhandled event later. */

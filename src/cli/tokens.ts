@@ -1,66 +1,32 @@
 // `plant-store token create/list/revoke`: tokens one at a time or a team's at once, listed as text or JSON lines, revoked by id or by user.
-import type { ParseArgsConfig } from 'node:util';
-import { expiryFromOptions, InvalidExpiry } from '../auth/token-expiry.js';
 import { createTokens, invalidUserName, USER_NAME } from '../auth/tokens.js';
 import type { TokenInfo } from '../store/plant-store.js';
 import { parseDecimalInteger } from '../validation/exact-integer.js';
-import { openAnnounced, UsageError, writeOut } from './common.js';
-// Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
-const { parseArgs } = process.getBuiltinModule('node:util');
+import { withStore, writeOut } from './common.js';
+import { expiryFromOptions } from './token-expiry.js';
+import { parseCommandLine, UsageError } from './usage-error.js';
 
 /** Tokens one `token create --count` makes at most: one transaction, and a screenful of lines to hand out. */
 export const MAX_TOKEN_COUNT = 10_000;
-
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-/** parseArgs, with its mistakes (which name the option) as usage errors, and an option given twice refused. */
-function parse(args: string[], options: Options) {
-  let parsed;
-  try {
-    const multiple = Object.fromEntries(Object.entries(options).map(([name, option]) => [name, { ...option, multiple: true }]));
-    parsed = parseArgs({ args, allowPositionals: true, options: multiple });
-  } catch (error) {
-    throw new UsageError((error as Error).message); // "Option '--expires-in <value>' argument missing"
-  }
-  // parseArgs would keep the last of two silently: which one the operator meant is theirs to say.
-  const values = parsed.values as Record<string, Array<string | boolean>>;
-  const twice = Object.entries(values).find(([, given]) => given.length > 1);
-  if (twice) throw new UsageError(`--${twice[0]} is given ${twice[1].length} times: give it once`);
-  const one = Object.fromEntries(Object.entries(values).map(([name, given]) => [name, given[0]]));
-  return { positionals: parsed.positionals, values: one as Record<string, string | boolean | undefined> };
-}
 
 function userName(user: string): string {
   if (!USER_NAME.test(user)) throw new UsageError(invalidUserName(user));
   return user;
 }
 
-const noMore = (extra: string[]) => {
-  if (extra.length > 0) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
-};
-
 /** `token create`'s user, count and expiry, checked before any database is opened. */
 function createArguments(args: string[]): { user: string; count: number; expiresAt: Date | null } {
-  const { positionals, values } = parse(args, {
-    'expires-in': { type: 'string' },
-    'expires-at': { type: 'string' },
-    count: { type: 'string' },
-  });
-  const [user, ...extra] = positionals;
+  const { positionals, values } = parseCommandLine(
+    args,
+    { 'expires-in': { type: 'string' }, 'expires-at': { type: 'string' }, count: { type: 'string' } },
+    1,
+  );
+  const [user] = positionals;
   if (user === undefined) throw new UsageError('a user name is missing: plant-store token create <user>');
-  noMore(extra);
   const countText = values.count as string | undefined;
   const count = countText === undefined ? 1n : parseDecimalInteger(countText, 1n, BigInt(MAX_TOKEN_COUNT));
   if (count === undefined) throw new UsageError(`--count must be a whole number from 1 to ${MAX_TOKEN_COUNT}, not "${countText}"`);
-  try {
-    const expiresAt = expiryFromOptions({
-      'expires-in': values['expires-in'] as string | undefined,
-      'expires-at': values['expires-at'] as string | undefined,
-    });
-    return { user: userName(user), count: Number(count), expiresAt };
-  } catch (error) {
-    throw error instanceof InvalidExpiry ? new UsageError(error.message) : error;
-  }
+  return { expiresAt: expiryFromOptions(values), user: userName(user), count: Number(count) };
 }
 
 const TOKEN_COLUMNS = ['ID', 'USER', 'CREATED', 'STATE', 'EXPIRES', 'LAST USED'];
@@ -84,8 +50,7 @@ const idRange = (ids: number[]) => (ids.at(-1)! - ids[0]! + 1 === ids.length ? `
 
 async function create(args: string[]): Promise<void> {
   const { user, count, expiresAt } = createArguments(args);
-  const store = await openAnnounced();
-  try {
+  await withStore(async (store) => {
     const { ids, tokens } = await createTokens(store, user, count, expiresAt);
     // A token nobody saw must not stay usable: a reader gone or a full disk revokes them all.
     try {
@@ -98,29 +63,22 @@ async function create(args: string[]): Promise<void> {
     const expiry = expiresAt === null ? 'never expire' : `expire at ${expiresAt.toISOString()}`;
     if (ids.length === 1) process.stderr.write(`created token ${ids[0]} for ${user}; it ${expiry.replace('expire', 'expires')}\n`);
     else process.stderr.write(`created ${ids.length} tokens for ${user} (ids ${idRange(ids)}), one a line on stdout; they ${expiry}\n`);
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 async function list(args: string[]): Promise<void> {
-  const { positionals, values } = parse(args, { user: { type: 'string' }, json: { type: 'boolean' } });
-  noMore(positionals);
+  const { values } = parseCommandLine(args, { user: { type: 'string' }, json: { type: 'boolean' } });
   const user = values.user === undefined ? undefined : userName(values.user as string);
-  const store = await openAnnounced();
-  try {
+  await withStore(async (store) => {
     const tokens = await store.listTokens(user);
     const lines = values.json === true ? tokens.map(tokenJson) : [TOKEN_COLUMNS.join('\t'), ...tokens.map(tokenLine)];
     await writeOut(lines.map((line) => `${line}\n`).join(''));
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 async function revoke(args: string[]): Promise<void> {
-  const { positionals, values } = parse(args, { user: { type: 'string' } });
-  const [argument, ...extra] = positionals;
-  noMore(extra);
+  const { positionals, values } = parseCommandLine(args, { user: { type: 'string' } }, 1);
+  const [argument] = positionals;
   if (values.user !== undefined && argument !== undefined) throw new UsageError('give a token id or --user <name>, not both');
   if (values.user === undefined && argument === undefined)
     throw new UsageError('a token id is missing: plant-store token revoke <id> or --user <name> (see "plant-store token list")');
@@ -128,8 +86,7 @@ async function revoke(args: string[]): Promise<void> {
   // Ids the store hands out: positive, and exact as a JavaScript number.
   const id = argument === undefined ? undefined : parseDecimalInteger(argument, 1n, BigInt(Number.MAX_SAFE_INTEGER));
   if (argument !== undefined && id === undefined) throw new UsageError(`"${argument}" is not a token id; see "plant-store token list"`);
-  const store = await openAnnounced();
-  try {
+  await withStore(async (store) => {
     if (user !== undefined) {
       const revoked = await store.revokeUserTokens(user);
       process.stderr.write(`revoked ${revoked} active token${revoked === 1 ? '' : 's'} of ${user}\n`);
@@ -137,9 +94,7 @@ async function revoke(args: string[]): Promise<void> {
       if (!(await store.revokeToken(Number(id)))) throw new Error(`no active token has id ${argument}; see "plant-store token list"`);
       process.stderr.write(`revoked token ${argument}\n`);
     }
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 /** Every mistake of the command line is told before a database is opened (or created). */

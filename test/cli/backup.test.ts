@@ -146,7 +146,13 @@ t.test('backup refuses, naming the cause, and changes nothing', sqliteOnly, asyn
   t.equal(noDatabase.code, 1);
   t.match(noDatabase.stderr, `there is no SQLite database at ${join(dir, 'none.db')}`);
   t.notOk(existsSync(join(dir, 'none.db')), 'no database was created');
-  for (const args of [['backup'], ['backup', 'a.db', 'b.db'], ['backup', 'a.db', '--force']]) {
+  // A flag given twice is refused, as every command's option is (src/cli/usage-error.ts).
+  for (const args of [
+    ['backup'],
+    ['backup', 'a.db', 'b.db'],
+    ['backup', 'a.db', '--force'],
+    ['backup', 'a.db', '--overwrite', '--overwrite'],
+  ]) {
     const usage = await runCli(args, env);
     t.equal(usage.code, 2, args.join(' '));
     t.match(usage.stderr, /Usage:/);

@@ -57,6 +57,7 @@ t.test('migrate says each migration it applied, then that there is nothing to ap
   for (const args of [
     ['migrate', 'now'],
     ['migrate', '--dry-run'],
+    ['migrate', '--status', '--status'],
   ]) {
     const usage = await runCli(args, env);
     t.equal(usage.code, 2, args.join(' '));

@@ -1,19 +1,20 @@
 // The lifetimes `token create` accepts: the duration grammar, RFC 3339 times, and every refusal naming its option.
 import t from 'tap';
-import { expiryFromOptions, InvalidExpiry, MAX_LIFETIME_MS, parseLifetime } from '../../src/auth/token-expiry.js';
+import { expiryFromOptions, MAX_LIFETIME_MS, parseLifetime } from '../../src/cli/token-expiry.js';
+import { UsageError } from '../../src/cli/usage-error.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const NOW = Date.UTC(2030, 0, 15, 12, 0, 0);
 
-/** What `refuse` throws: an InvalidExpiry (the CLI's exit 2), with its message. */
-function refusal(refuse: () => unknown): { invalidExpiry: boolean; message: string } {
+/** What `refuse` throws: a UsageError (the CLI's exit 2), with its message. */
+function refusal(refuse: () => unknown): { usageError: boolean; message: string } {
   try {
     refuse();
   } catch (error) {
-    return { invalidExpiry: error instanceof InvalidExpiry, message: (error as Error).message };
+    return { usageError: error instanceof UsageError, message: (error as Error).message };
   }
-  return { invalidExpiry: false, message: 'nothing was thrown' };
+  return { usageError: false, message: 'nothing was thrown' };
 }
 
 t.test('durations: a whole number and one unit, m being minutes', async (t) => {
@@ -55,7 +56,7 @@ t.test('bad durations are refused with a message that names --expires-in', async
   ];
   for (const [text, message] of cases) {
     const refused = refusal(() => parseLifetime(text));
-    t.ok(refused.invalidExpiry, `${JSON.stringify(text)} is refused`);
+    t.ok(refused.usageError, `${JSON.stringify(text)} is refused`);
     t.match(refused.message, /^--expires-in /, `${JSON.stringify(text)}: the message names the option`);
     t.match(refused.message, message, `${JSON.stringify(text)}: ${refused.message}`);
   }
@@ -102,7 +103,7 @@ t.test('bad times are refused with a message that names the option', async (t) =
   ];
   for (const [options, message] of cases) {
     const refused = refusal(() => expiryFromOptions(options, NOW));
-    t.ok(refused.invalidExpiry, `${JSON.stringify(options)} is refused`);
+    t.ok(refused.usageError, `${JSON.stringify(options)} is refused`);
     t.match(refused.message, message, `${JSON.stringify(options)}: ${refused.message}`);
   }
   t.same(expiryFromOptions({ 'expires-at': '2030-01-15T12:01Z' }, NOW), new Date(NOW + MINUTE), 'a minute ahead is fine');

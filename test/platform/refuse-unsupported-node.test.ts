@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { unsupportedNodeMessage } from '../../src/platform/supported-node.js';
+import { unsupportedNodeMessage } from '../../src/platform/refuse-unsupported-node.js';
 import { projectRoot } from '../helpers/paths.js';
 
 t.test('the lines in use today are accepted, older ones refused', async (t) => {

@@ -1,4 +1,6 @@
 // When a new token expires, from the CLI's `--expires-in <duration>` or `--expires-at <time>`; no option: never.
+import { UsageError } from './usage-error.js';
+
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 /** `m` is minutes, never months: a month has no fixed length. */
@@ -13,22 +15,14 @@ export const MAX_LIFETIME_MS = 5 * UNITS.y!;
 const MAX_TEXT = '5y';
 const DURATION_HELP = 'a whole number and a unit: m (minutes), h (hours), d (days), w (weeks) or y (365 days), e.g. 90m, 12h, 30d, 1y';
 
-/** A bad value; the message names the option, for the CLI's usage error (exit 2). */
-export class InvalidExpiry extends Error {}
-
-export interface ExpiryOptions {
-  'expires-in'?: string;
-  'expires-at'?: string;
-}
-
 /** Milliseconds in `text` (`30d`), from 1 minute to 5 years. */
 export function parseLifetime(text: string): number {
   const match = DURATION.exec(text);
-  if (match === null) throw new InvalidExpiry(`--expires-in "${text}" is not a duration: use ${DURATION_HELP}`);
+  if (match === null) throw new UsageError(`--expires-in "${text}" is not a duration: use ${DURATION_HELP}`);
   const ms = Number(match[1]) * UNITS[match[2]!]!;
-  if (ms === 0) throw new InvalidExpiry(`--expires-in ${text} is no lifetime: a token lives at least 1m`);
+  if (ms === 0) throw new UsageError(`--expires-in ${text} is no lifetime: a token lives at least 1m`);
   if (ms > MAX_LIFETIME_MS)
-    throw new InvalidExpiry(`--expires-in ${text} is too long: at most ${MAX_TEXT}; leave --expires-in out for a token that never expires`);
+    throw new UsageError(`--expires-in ${text} is too long: at most ${MAX_TEXT}; leave --expires-in out for a token that never expires`);
   return ms;
 }
 
@@ -36,34 +30,26 @@ export function parseLifetime(text: string): number {
 function parseDateTime(text: string): number | undefined {
   const match = DATE_TIME.exec(text);
   if (match === null) return undefined;
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((group) => Number(match[group] ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  // Date.parse would roll 2025-02-30 over into March: check the calendar date and the clock fields first.
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  // Date.parse would roll 2025-02-30 over into March: the date and clock, read as UTC, must come back unchanged.
+  const fields = `${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6] ?? '00'}`;
+  const utc = Date.parse(`${fields}Z`);
+  if (Number.isNaN(utc) || new Date(utc).toISOString().slice(0, 19) !== fields) return undefined;
   const at = Date.parse(text.toUpperCase());
   return Number.isNaN(at) ? undefined : at;
 }
 
-/** When a token made now expires: null for never (neither option). Throws InvalidExpiry for a bad value. */
-export function expiryFromOptions(options: ExpiryOptions, now = Date.now()): Date | null {
+/** When a token made now expires: null for never (neither option). Throws a UsageError naming the option for a bad value. */
+export function expiryFromOptions(options: { 'expires-in'?: string; 'expires-at'?: string }, now = Date.now()): Date | null {
   const { 'expires-in': expiresIn, 'expires-at': expiresAt } = options;
-  if (expiresIn !== undefined && expiresAt !== undefined) throw new InvalidExpiry('give --expires-in or --expires-at, not both');
+  if (expiresIn !== undefined && expiresAt !== undefined) throw new UsageError('give --expires-in or --expires-at, not both');
   if (expiresIn !== undefined) return new Date(now + parseLifetime(expiresIn));
   if (expiresAt === undefined) return null;
   const at = parseDateTime(expiresAt);
   if (at === undefined)
-    throw new InvalidExpiry(`--expires-at "${expiresAt}" is not a date and time with a zone (RFC 3339): use e.g. 2030-12-31T23:59:00Z`);
-  if (at <= now) throw new InvalidExpiry(`--expires-at ${expiresAt} has already passed`);
+    throw new UsageError(`--expires-at "${expiresAt}" is not a date and time with a zone (RFC 3339): use e.g. 2030-12-31T23:59:00Z`);
+  if (at <= now) throw new UsageError(`--expires-at ${expiresAt} has already passed`);
   if (at - now > MAX_LIFETIME_MS)
-    throw new InvalidExpiry(
+    throw new UsageError(
       `--expires-at ${expiresAt} is too far ahead: at most ${MAX_TEXT} from now; leave --expires-at out for a token that never expires`,
     );
   return new Date(at);
