@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
 import ts from 'typescript';
 import { projectRoot } from '../helpers/paths.js';
+import { lineIndependent } from '../helpers/node-line.js';
 import { finished } from '../helpers/process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -88,7 +89,10 @@ t.test('the packed client installs beside msw 2 and msw 3, and its mock and hook
   const [clientTarball, conformanceTarball] = await Promise.all([pack(clientDir), pack(conformanceDir)]);
 
   for (const major of [2, 3]) {
-    await t.test(`msw ${major}`, async (t) => {
+    // msw 2 runs on every line in the suite's own mock tests (mock-conformance, react-query-mock); msw 3, which needs
+    // Node 22.12 or later, only here. What msw 2 adds here, the packed install, npm decides, not the Node line.
+    const skip = major === 2 && lineIndependent("msw 2 on this Node line is the mock tests' (mock-conformance, react-query-mock)");
+    await t.test(`msw ${major}`, { skip }, async (t) => {
       const consumer = join(work, `frontend-msw-${major}`);
       mkdirSync(consumer);
       const manifest = {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import ts from 'typescript';
+import { lineIndependent } from '../helpers/node-line.js';
 import { projectRoot } from '../helpers/paths.js';
 
 const routes = join(projectRoot, 'src', 'routes');
@@ -55,7 +56,8 @@ const scratch: Record<string, { text: string; operationId?: string; expected: Re
   },
 };
 
-t.test('a handler missing, one without an operation, or a reply off the contract does not compile', async (t) => {
+const skip = lineIndependent('the TypeScript compiler gives the same verdict on every Node line');
+t.test('a handler missing, one without an operation, or a reply off the contract does not compile', { skip }, async (t) => {
   t.ok(plantsSource.includes('    return plant;\n') && plantsSource.includes('reply.code(204)'), 'the scratch edits apply to plants.ts');
   const { config } = ts.readConfigFile(join(projectRoot, 'tsconfig.build.json'), (file) => ts.sys.readFile(file));
   const { options, fileNames } = ts.parseJsonConfigFileContent(config, ts.sys, projectRoot);
