@@ -1,10 +1,10 @@
 // The SQLite side of `plant-store copy`: the rows of a file in one read snapshot (a source), and a new file at the
 // latest schema written in one transaction under a temporary name, put in place only once complete (a target).
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { COPY_BATCH, type CopySource, type CopyTarget, type Row, type Table } from '../copy-rows.js';
-import { migrate, openDatabase, type SqliteDatabase } from './database.js';
+import { migrate, openDatabase, syncToDisk, type SqliteDatabase } from './database.js';
 
 /** By the order of their keys: BINARY text order is byte order, as PostgreSQL's COLLATE "C". */
 const SELECT: Record<Table, string> = {
@@ -44,15 +44,6 @@ export function sqliteSource(path: string): CopySource {
   };
 }
 
-function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * A new SQLite file at `path`, written under a temporary name beside it and linked into place on commit: a copy that
  * fails leaves no file under `path`, and an existing file is never replaced. Refuses a non-empty file, or a -wal or
@@ -85,14 +76,14 @@ export function sqliteTarget(path: string): CopyTarget {
     commit: async () => {
       db.exec('COMMIT');
       db.close();
-      fsyncPath(temp);
+      syncToDisk(temp);
       if (existsSync(file))
         renameSync(temp, file); // the empty file checked above
       else {
         linkSync(temp, file); // fails if a file appeared there meanwhile: never replaced
         unlinkSync(temp);
       }
-      fsyncPath(dirname(file));
+      syncToDisk(dirname(file));
     },
     abandon: async () => {
       if (db.open) db.close();
