@@ -34,6 +34,7 @@ export function loggerOptions(level: string, stream?: { write(line: string): voi
 type Bindings = Parameters<FastifyBaseLogger['child']>[0];
 type ChildLoggerOptions = NonNullable<Parameters<FastifyBaseLogger['child']>[1]>;
 type Line = [obj: unknown, msg?: string, ...args: unknown[]];
+type Pino = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 /**
@@ -42,13 +43,13 @@ type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
  * request served writes no line. Each line is pino's own, with the same fields; at `info`, every request's.
  */
 class RequestLogger implements FastifyBaseLogger {
-  #made: FastifyBaseLogger | undefined;
+  #made: Pino | undefined;
   constructor(
-    private readonly parent: FastifyBaseLogger & { isLevelEnabled(level: string): boolean },
+    private readonly parent: Pino,
     private readonly bindings: Bindings,
   ) {}
-  get #child(): FastifyBaseLogger {
-    return (this.#made ??= this.parent.child(this.bindings));
+  get #child(): Pino {
+    return (this.#made ??= this.parent.child(this.bindings) as Pino);
   }
   get level() {
     return this.#child.level;
@@ -60,7 +61,7 @@ class RequestLogger implements FastifyBaseLogger {
     return this.#child.child(bindings, options);
   }
   #write(level: Level, args: Line): void {
-    if (this.parent.isLevelEnabled(level)) this.#child[level](...args);
+    if ((this.#made ?? this.parent).isLevelEnabled(level)) this.#child[level](...args);
   }
   fatal(...args: Line): void {
     this.#write('fatal', args);
@@ -86,5 +87,5 @@ class RequestLogger implements FastifyBaseLogger {
 /** Fastify's childLoggerFactory: no logger (`silent`), or a route's own level or serializers (none here), get their child at once. */
 export function requestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
   if (!('isLevelEnabled' in logger) || Object.keys(options).length > 0) return logger.child(bindings, options);
-  return new RequestLogger(logger as RequestLogger['parent'], bindings);
+  return new RequestLogger(logger as Pino, bindings);
 }
