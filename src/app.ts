@@ -22,7 +22,7 @@ import { componentSchemas } from '../generated/schemas.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/plant-store.js';
 import { ajvOptions } from './validation/ajv-options.js';
-import { loggerOptions } from './logging/logger.js';
+import { loggerOptions, requestLogger } from './logging/logger.js';
 
 export interface BuildOptions {
   /** A store opened elsewhere; by default the one the configuration names. */
@@ -54,6 +54,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ajv: ajvOptions,
     requestIdHeader: false,
     genReqId: requestIdOf,
+    childLoggerFactory: requestLogger,
   });
 
   // First, before any hook or route, so @fastify/otel sees them all. Imported only when on: with tracing
