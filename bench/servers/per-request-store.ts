@@ -33,7 +33,6 @@ export function perRequestCommitStore(path: string): Store {
   return {
     kind: store.kind,
     forRequest,
-    addToken: (user, hash, expiresAt) => store.addToken(user, hash, expiresAt),
     addTokens: (user, hashes, expiresAt) => store.addTokens(user, hashes, expiresAt),
     listTokens: (user) => store.listTokens(user),
     revokeToken: (id) => store.revokeToken(id),

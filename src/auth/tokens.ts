@@ -26,7 +26,7 @@ export function looksLikeToken(text: string): boolean {
 export async function createToken(store: TokenStore, user: string, expiresAt: Date | null = null): Promise<{ id: number; token: string }> {
   if (!USER_NAME.test(user)) throw new Error(invalidUserName(user));
   const token = PREFIX + randomBytes(32).toString('base64url');
-  const id = await store.addToken(user, hashToken(token), expiresAt);
+  const id = (await store.addTokens(user, [hashToken(token)], expiresAt))[0]!;
   return { id, token };
 }
 

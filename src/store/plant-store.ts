@@ -53,9 +53,10 @@ export interface PlantStore {
 }
 
 export interface TokenStore {
-  /** `expiresAt`: when the token stops working; null (the default) for never. */
-  addToken(user: string, hash: TokenHash, expiresAt?: Date | null): Promise<number>;
-  /** Many tokens of one user, in one transaction: all are added or none; their ids, ascending. */
+  /**
+   * Tokens of one user, in one transaction: all are added or none; their ids, ascending. `expiresAt`: when they stop
+   * working; null (the default) for never.
+   */
   addTokens(user: string, hashes: readonly TokenHash[], expiresAt?: Date | null): Promise<number[]>;
   /** Every token, or only `user`'s, by id. */
   listTokens(user?: string): Promise<TokenInfo[]>;

@@ -41,7 +41,6 @@ const statements = {
   // Expiry by the database's clock, the one every instance shares; the time left by that clock bounds the cached entry.
   findToken: `SELECT id, user_name, (extract(epoch FROM expires_at - now()) * 1000)::float8 AS expires_in_ms
                 FROM tokens WHERE hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-  addToken: 'INSERT INTO tokens (user_name, hash, expires_at) VALUES ($1, $2, $3) RETURNING id',
   // One statement, so one transaction: all are added or none.
   addTokens:
     'INSERT INTO tokens (user_name, hash, expires_at) SELECT $1::text, hash, $3::timestamptz FROM unnest($2::bytea[]) AS h(hash) RETURNING id',
@@ -92,20 +91,18 @@ export class PostgresStore implements Store, PlantStore {
     return new PostgresStore(openPool(settings, durable), new TokenCache(() => newClient(settings, listener)));
   }
 
-  async #run<Row>(name: StatementName, values: unknown[]): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
-    return this.#timed(name, () =>
-      this.pool.query<Row & pg.QueryResultRow>({ name: `plant-store-${name}`, text: statements[name], values }),
-    );
-  }
-
-  /** Rows as arrays, the shape pagination/page.ts's toPage reads. */
-  async #rows(name: StatementName, values: unknown[]): Promise<PlantRow[]> {
-    const query = { name: `plant-store-${name}`, text: statements[name], values, rowMode: 'array' } as const;
-    return (await this.#timed(name, () => this.pool.query<PlantRow>(query))).rows;
-  }
-
-  /** Timed while metrics listen: the database's share of a request's time, told apart from the process's. */
-  async #timed<T>(statement: StatementName, query: () => Promise<T>): Promise<T> {
+  /**
+   * Timed while metrics listen: the database's share of a request's time, told apart from the process's. `rowMode`
+   * 'array': rows as arrays, the shape pagination/page.ts's toPage reads.
+   */
+  async #run<Row>(statement: StatementName, values: unknown[], rowMode?: 'array'): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
+    const query = () =>
+      this.pool.query<Row & pg.QueryResultRow>({
+        name: `plant-store-${statement}`,
+        text: statements[statement],
+        values,
+        rowMode,
+      } as pg.QueryConfig);
     if (!queryTimes.hasSubscribers) return query();
     const started = performance.now();
     let outcome: QueryTime['outcome'] = 'error';
@@ -186,10 +183,10 @@ export class PostgresStore implements Store, PlantStore {
   }
 
   async #readPage(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
-    const rows =
+    const { rows } =
       after === undefined
-        ? await this.#rows('firstPage', [owner, rowsToRead(limit)])
-        : await this.#rows('nextPage', [owner, after, rowsToRead(limit)]);
+        ? await this.#run<PlantRow>('firstPage', [owner, rowsToRead(limit)], 'array')
+        : await this.#run<PlantRow>('nextPage', [owner, after, rowsToRead(limit)], 'array');
     return toPage(rows, limit);
   }
 
@@ -205,12 +202,6 @@ export class PostgresStore implements Store, PlantStore {
     });
     if (owner !== undefined) this.#uses.used(owner.tokenId); // noted only: written later, in one statement for many tokens
     return owner;
-  }
-
-  async addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
-    return Number(
-      (await this.#run<{ id: bigint }>('addToken', [user, Buffer.from(hash, 'base64'), expiresAt?.toISOString() ?? null])).rows[0]!.id,
-    );
   }
 
   async addTokens(user: string, hashes: readonly TokenHash[], expiresAt: Date | null = null): Promise<number[]> {
@@ -252,11 +243,10 @@ export class PostgresStore implements Store, PlantStore {
 
   /** Once, however often it is called: the uses not written yet, then the pool. */
   close(): Promise<void> {
-    this.#closing ??= (async () => {
+    return (this.#closing ??= (async () => {
       await this.#uses.close();
       await this.tokens.close();
       if (!this.pool.ending) await this.pool.end();
-    })();
-    return this.#closing;
+    })());
   }
 }

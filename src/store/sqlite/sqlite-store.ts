@@ -12,15 +12,6 @@ const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 /** Active tokens remembered; past this many the memory is simply cleared. */
 const TOKEN_CACHE_ENTRIES = 10_000;
 
-/** lru-cache by require (its CommonJS build), synchronously, and only when a store first serves requests. */
-function newPageCache(): LRUCache<string, ReadonlyMap<number, PlantPage>> {
-  const { LRUCache } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('lru-cache') as typeof import('lru-cache');
-  return new LRUCache<string, ReadonlyMap<number, PlantPage>>({
-    maxSize: PAGE_CACHE_BYTES,
-    sizeCalculation: (pages) => [...pages.values()].reduce((sum, page) => sum + page.bytes, 0),
-  });
-}
-
 function prepare(db: SqliteDatabase) {
   const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
   // Expiry by the clock #findToken checks it against: this process's, which is SQLite's.
@@ -64,10 +55,7 @@ export class SqliteStore implements Store {
   readonly #sql: ReturnType<typeof prepare>;
   readonly #engine: Engine;
   readonly #uses: TokenUses;
-  /**
-   * First pages, per owner and then page size, within a budget of bytes (owners used least recently go first). Made
-   * by the first request's handle: only a serving store reads pages, and lru-cache costs a `token create` 3 ms to load.
-   */
+  /** First pages, per owner and then page size, within a budget of bytes (owners used least recently go first): #pages. */
   #pageCache: LRUCache<string, ReadonlyMap<number, PlantPage>> | undefined;
   /**
    * Owners of active tokens by hash, with when each expires (ms since the epoch; Infinity: never); unknown and
@@ -117,13 +105,20 @@ export class SqliteStore implements Store {
   }
 
   forRequest(): PlantStore {
-    this.#pageCache ??= newPageCache();
     return this.#handle;
   }
 
-  /** The page cache, made by forRequest(): every caller of what reads or keeps pages is a request's handle. */
+  /**
+   * The page cache, made at the first page read or write: only a serving store has them, and lru-cache costs a `token
+   * create` 3 ms to load. By require (its CommonJS build): synchronously.
+   */
   get #pages(): LRUCache<string, ReadonlyMap<number, PlantPage>> {
-    return this.#pageCache!;
+    if (this.#pageCache !== undefined) return this.#pageCache;
+    const { LRUCache } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('lru-cache') as typeof import('lru-cache');
+    return (this.#pageCache = new LRUCache<string, ReadonlyMap<number, PlantPage>>({
+      maxSize: PAGE_CACHE_BYTES,
+      sizeCalculation: (pages) => [...pages.values()].reduce((sum, page) => sum + page.bytes, 0),
+    }));
   }
 
   /**
@@ -147,10 +142,6 @@ export class SqliteStore implements Store {
     const page = new PlantPage(json, ids, nextId === null ? undefined : { lastId: lastId!, nextId });
     if (after === undefined) this.#pages.set(owner, new Map(this.#pages.peek(owner)).set(limit, page));
     return page;
-  }
-
-  async addToken(user: string, hash: TokenHash, expiresAt: Date | null = null): Promise<number> {
-    return (await this.addTokens(user, [hash], expiresAt))[0]!;
   }
 
   addTokens(user: string, hashes: readonly TokenHash[], expiresAt: Date | null = null): Promise<number[]> {

@@ -297,7 +297,7 @@ t.test('two instances creating the same plants in opposite orders never deadlock
 t.test('tokens: hashed, timestamps in UTC ISO form, revoked ones not found', onlyOn('postgres'), async (t) => {
   const store = await openStore(t, await freshUrl(t));
   const hash = Buffer.alloc(32, 7).toString('base64');
-  const id = await store.addToken('alice', hash);
+  const id = (await store.addTokens('alice', [hash]))[0]!;
   t.equal(id, 1);
   t.same(await store.findToken(hash), { tokenId: 1, user: 'alice' });
   t.equal(await store.findToken(Buffer.alloc(32, 8).toString('base64')), undefined);

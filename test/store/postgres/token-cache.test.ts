@@ -97,7 +97,7 @@ t.test(
     await until(t, 'the second store listens', () => second.tokens.listening);
     const token = `pst_${'A'.repeat(43)}`;
     t.equal(await second.findToken(hashToken(token)), undefined, 'unknown before it is created');
-    const id = await first.addToken('dave', hashToken(token));
+    const [id] = await first.addTokens('dave', [hashToken(token)]);
     t.same(await second.findToken(hashToken(token)), { tokenId: id, user: 'dave' }, 'known to the other instance at once');
   },
 );

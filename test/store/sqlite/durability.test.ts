@@ -132,8 +132,8 @@ t.test('reads waiting for a sync go before the writes waiting with them', async 
 
 t.test('during a sync a known token and the first pages the commit left alone are answered; what it changed waits', async (t) => {
   const { store, writer, release } = openStore(t);
-  const created = Promise.all([store.addToken('alice', hashToken('pst_known')), store.addToken('bob', hashToken('pst_unread'))]);
-  const [[knownId]] = await Promise.all([created, writer.addPlant('alice', plant(10n)), release()]);
+  const created = Promise.all([store.addTokens('alice', [hashToken('pst_known')]), store.addTokens('bob', [hashToken('pst_unread')])]);
+  const [[[knownId = NaN]]] = await Promise.all([created, writer.addPlant('alice', plant(10n)), release()]);
   const warm = store.forRequest();
   t.same(await warm.findToken(hashToken('pst_known')), { tokenId: knownId, user: 'alice' });
   const page = await warm.listPlants('alice', undefined, 20); // both cached now
