@@ -15,12 +15,6 @@ type ListingJson = JsonText<Array<components['schemas']['PlantListing']>>;
 /** A plant row as a store that reads rows has it (PostgreSQL): rows come in ascending id order. */
 export type PlantRow = [id: bigint, name: string, tag: string | null];
 
-/** Where the next page starts, when one follows: after this page's last id, at the id of its first plant. */
-interface NextPage {
-  lastId: bigint;
-  nextId: bigint;
-}
-
 /** What a cache may hold for a page beside its texts: roughly the page object itself and its cache entry. */
 const PAGE_OVERHEAD = 120;
 
@@ -47,7 +41,7 @@ export class PlantPage {
   constructor(
     readonly json: PageJson,
     ids: string,
-    next?: NextPage,
+    next?: { lastId: bigint; nextId: bigint },
   ) {
     this.#ids = ids;
     if (next !== undefined) {

@@ -9,6 +9,12 @@ export interface AppliedMigration {
   ms: number;
 }
 
+/** Refuses a database whose schema is newer than the `known` migrations of this Plant Store. */
+export function refuseNewer(current: number, known: number): void {
+  if (current > known)
+    throw new Error(`the database is at schema version ${current}, newer than this Plant Store (${known}); upgrade Plant Store`);
+}
+
 export function logMigration(log: StoreLog | undefined, database: 'SQLite' | 'PostgreSQL', step: AppliedMigration): void {
   log?.info(
     { migration: { from: step.from, to: step.to, ms: step.ms } },

@@ -48,7 +48,9 @@ export class TokenUses {
     const batch = this.#pending;
     if (batch.size === 0) return this.#writing;
     this.#pending = new Map();
-    this.#forgetOld();
+    // Uses older than the resolution no longer hold anything back: this bounds the map by the tokens used in the last minute.
+    const now = this.#now();
+    for (const [id, at] of this.#written) if (now - at >= USE_RESOLUTION_MS) this.#written.delete(id);
     this.#writing = this.#writing.then(() =>
       this.write(batch).catch(() => {
         // Not written (the database was busy or away): forget the use, so the next one is written.
@@ -63,11 +65,5 @@ export class TokenUses {
     const last = this.flush();
     this.#closed = true;
     return last;
-  }
-
-  /** Uses older than the resolution no longer hold anything back: dropping them bounds the map by the tokens used in the last minute. */
-  #forgetOld(): void {
-    const now = this.#now();
-    for (const [id, at] of this.#written) if (now - at >= USE_RESOLUTION_MS) this.#written.delete(id);
   }
 }

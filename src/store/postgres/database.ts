@@ -1,6 +1,6 @@
 // Opens a PostgreSQL pool (int8 as bigint, bounded waits, durable commits) and brings its schema up to date.
 import pg from 'pg';
-import { logMigration, type AppliedMigration } from '../migration-log.js';
+import { logMigration, refuseNewer, type AppliedMigration } from '../migration-log.js';
 import type { StoreLog } from '../plant-store.js';
 import { migrations } from './migrations.js';
 
@@ -86,11 +86,7 @@ export async function migrate(settings: Omit<PoolSettings, 'poolSize'>, target =
                         )`);
     const { rows } = await client.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM schema_migrations');
     const current = rows[0]!.version;
-    if (current > migrations.length) {
-      throw new Error(
-        `the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`,
-      );
-    }
+    refuseNewer(current, migrations.length);
     const applied: AppliedMigration[] = [];
     for (let version = current; version < target; version++) {
       const started = performance.now();

@@ -10,10 +10,6 @@ import { TokenCache } from './token-cache.js';
 
 /** A time column as ISO 8601 UTC text to the millisecond, the form SQLite stores. */
 export const utcText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const LIST_TOKENS = `SELECT id, user_name AS "user", ${utcText('created_at')} AS "createdAt", ${utcText('expires_at')} AS "expiresAt",
-                      coalesce(expires_at <= now(), false) AS expired, ${utcText('last_used_at')} AS "lastUsedAt",
-                      ${utcText('revoked_at')} AS "revokedAt"
-                 FROM tokens`;
 
 /**
  * Insert, or say why not, in one statement that cannot miss a racing write, for every create that
@@ -44,8 +40,11 @@ const statements = {
   // One statement, so one transaction: all are added or none.
   addTokens:
     'INSERT INTO tokens (user_name, hash, expires_at) SELECT $1::text, hash, $3::timestamptz FROM unnest($2::bytea[]) AS h(hash) RETURNING id',
-  listTokens: `${LIST_TOKENS} ORDER BY id`,
-  listUserTokens: `${LIST_TOKENS} WHERE user_name = $1 ORDER BY id`,
+  // Every token, or only one user's (null: any).
+  listTokens: `SELECT id, user_name AS "user", ${utcText('created_at')} AS "createdAt", ${utcText('expires_at')} AS "expiresAt",
+                      coalesce(expires_at <= now(), false) AS expired, ${utcText('last_used_at')} AS "lastUsedAt",
+                      ${utcText('revoked_at')} AS "revokedAt"
+                 FROM tokens WHERE user_name = coalesce($1::text, user_name) ORDER BY id`,
   // One statement for a whole batch of uses; a use never moves a last use back (instances write their own).
   noteUses: `UPDATE tokens SET last_used_at = uses.at
                FROM unnest($1::bigint[], $2::timestamptz[]) AS uses(id, at)
@@ -212,7 +211,7 @@ export class PostgresStore implements Store, PlantStore {
 
   async listTokens(user?: string): Promise<TokenInfo[]> {
     type Row = Omit<TokenInfo, 'id'> & { id: bigint };
-    const { rows } = await (user === undefined ? this.#run<Row>('listTokens', []) : this.#run<Row>('listUserTokens', [user]));
+    const { rows } = await this.#run<Row>('listTokens', [user ?? null]);
     return rows.map((row) => ({ ...row, id: Number(row.id) }));
   }
 

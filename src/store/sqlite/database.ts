@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { damagedOr, quickCheck, readOnly } from './file-health.js';
 import type { StoreLog } from '../plant-store.js';
-import { logMigration, type AppliedMigration } from '../migration-log.js';
+import { logMigration, refuseNewer, type AppliedMigration } from '../migration-log.js';
 import { migrations } from './migrations.js';
 // Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, statSync, statfsSync } =
@@ -27,11 +27,7 @@ export function migrate(db: SqliteDatabase, log?: StoreLog): void {
   const applied = db
     .transaction(() => {
       const current = db.pragma('user_version', { simple: true }) as number;
-      if (current > migrations.length) {
-        throw new Error(
-          `the database is at schema version ${current}, newer than this Plant Store (${migrations.length}); upgrade Plant Store`,
-        );
-      }
+      refuseNewer(current, migrations.length);
       const steps: AppliedMigration[] = [];
       for (let version = current; version < migrations.length; version++) {
         const started = performance.now();

@@ -14,9 +14,6 @@ const TOKEN_CACHE_ENTRIES = 10_000;
 
 function prepare(db: SqliteDatabase) {
   const now = "strftime('%Y-%m-%dT%H:%M:%fZ')";
-  // Expiry by the clock #findToken checks it against: this process's, which is SQLite's.
-  const listTokens = `SELECT id, user, created_at AS createdAt, expires_at AS expiresAt, coalesce(expires_at <= ${now}, 0) AS expired,
-    last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM tokens`;
   /**
    * A page built by SQLite in one row, half the CPU of rows handed to JavaScript (docs/benchmarks.md): its JSON text
    * (json_object escapes as JSON.stringify does), its ids' text, its last id and the next page's first id (null: none).
@@ -36,8 +33,9 @@ function prepare(db: SqliteDatabase) {
     nextPage: db.prepare(page(' AND id > ?')).raw().safeIntegers(),
     findToken: db.prepare('SELECT id, user, expires_at FROM tokens WHERE hash = ? AND revoked_at IS NULL').raw(),
     addToken: db.prepare(`INSERT INTO tokens (user, hash, created_at, expires_at) VALUES (?, ?, ${now}, ?)`),
-    listTokens: db.prepare(`${listTokens} ORDER BY id`),
-    listUserTokens: db.prepare(`${listTokens} WHERE user = ? ORDER BY id`),
+    // Every token, or one user's (null: any); expiry by the clock #findToken checks it against: this process's, which is SQLite's.
+    listTokens: db.prepare(`SELECT id, user, created_at AS createdAt, expires_at AS expiresAt, coalesce(expires_at <= ${now}, 0) AS expired,
+      last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM tokens WHERE user = coalesce(?, user) ORDER BY id`),
     // Text comparison is time order: every time here has the same ISO form (strftime's %f and toISOString agree).
     noteUse: db.prepare('UPDATE tokens SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)'),
     revokeToken: db.prepare(`UPDATE tokens SET revoked_at = ${now} WHERE id = ? AND revoked_at IS NULL`),
@@ -154,9 +152,7 @@ export class SqliteStore implements Store {
 
   async listTokens(user?: string): Promise<TokenInfo[]> {
     type Row = Omit<TokenInfo, 'expired'> & { expired: 0 | 1 };
-    const rows = await this.#engine.read(
-      () => (user === undefined ? this.#sql.listTokens.all() : this.#sql.listUserTokens.all(user)) as Row[],
-    );
+    const rows = await this.#engine.read(() => this.#sql.listTokens.all(user ?? null) as Row[]);
     return rows.map((token) => ({ ...token, expired: token.expired === 1 }));
   }
 
