@@ -78,6 +78,6 @@ export interface Store extends TokenStore {
   forRequest(): PlantStore;
   /** 'ready', or why the store cannot serve now: /readyz says which (routes/health.ts). */
   readiness(): Promise<Readiness>;
-  /** Writes the token uses not written yet, then closes. */
+  /** Writes the token uses not written yet, then closes; once, however often it is called. */
   close(): Promise<void>;
 }

@@ -231,16 +231,13 @@ export class PostgresStore implements Store, PlantStore {
     return Number((await this.#run<{ count: bigint }>('countTokens', [])).rows[0]!.count);
   }
 
-  async readiness(): Promise<Readiness> {
-    try {
-      await this.#run('ping', []);
-      return 'ready';
-    } catch {
-      return 'unreachable';
-    }
+  readiness(): Promise<Readiness> {
+    return this.#run('ping', []).then(
+      () => 'ready',
+      () => 'unreachable',
+    );
   }
 
-  /** Once, however often it is called: the uses not written yet, then the pool. */
   close(): Promise<void> {
     return (this.#closing ??= (async () => {
       await this.#uses.close();

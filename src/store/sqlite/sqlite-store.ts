@@ -181,7 +181,6 @@ export class SqliteStore implements Store {
     return health !== 'ready' || read !== false ? health : 'unreachable';
   }
 
-  /** Once, however often it is called: the uses not written yet, then the file. */
   close(): Promise<void> {
     return (this.#closing ??= (async () => {
       await this.#uses.close();
