@@ -21,7 +21,7 @@ const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 2000;
 
 /** What the database says about a token: its owner, and how long until it expires by its clock (null: never). */
-export interface FoundToken {
+interface FoundToken {
   owner: TokenOwner;
   expiresInMs: number | null;
 }
