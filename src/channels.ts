@@ -36,16 +36,6 @@ export interface CommitContext {
   queuedIn: Array<AsyncResource | undefined>;
 }
 
-/** A request refused by authentication: no token, or one that is not valid. */
-export interface AuthFailure {
-  reason: 'missing' | 'invalid';
-}
-
-/** A request refused by a rate limit: its token's, or its address's limit on failed authentications. */
-export interface RateLimited {
-  limit: 'token' | 'auth-failures';
-}
-
 /** A shared rate-limit store (Redis) failed; the limit let the request through (fails open). */
 export interface RateLimitStoreError {
   limit: 'token' | 'auth-failures';
@@ -57,7 +47,9 @@ export const storeCalls = tracingChannel<unknown, StoreCallContext>('plant-store
 /** Each PostgreSQL statement timed, one message as it settles. */
 export const queryTimes = channel('plant-store:postgres-query-time');
 export const commits = tracingChannel<unknown, CommitContext>('plant-store:commit');
+/** `{ reason: 'missing' | 'invalid' }`: a request refused by authentication (metrics count by the message's field). */
 export const authFailures = channel('plant-store:auth-failure');
+/** `{ limit: 'token' | 'auth-failures' }`: a request refused by a rate limit. */
 export const rateLimited = channel('plant-store:rate-limited');
 export const rateLimitStoreErrors = channel('plant-store:rate-limit-store-error');
 

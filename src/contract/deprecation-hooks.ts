@@ -6,12 +6,8 @@ import { deprecatedRequests, type DeprecatedRequest } from '../channels.js';
 
 type OnSend = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>;
 
-/** The hooks a route adds to announce its deprecation: none for an operation the contract does not deprecate. */
-export interface DeprecationHooks {
-  onSend?: OnSend;
-}
-
-export function deprecationHooks(document: Record<string, unknown>): (operationId: string) => DeprecationHooks {
+/** The onSend hook of each operation the contract deprecates (or some of whose parameters), by operationId. */
+export function deprecationHooks(document: Record<string, unknown>): Map<string, OnSend> {
   const hooks = new Map<string, OnSend>();
   for (const deprecated of deprecations(document)) {
     const operation = deprecated.operationId;
@@ -31,8 +27,5 @@ export function deprecationHooks(document: Record<string, unknown>): (operationI
       return payload;
     });
   }
-  return (operationId) => {
-    const onSend = hooks.get(operationId);
-    return onSend === undefined ? {} : { onSend };
-  };
+  return hooks;
 }

@@ -6,10 +6,11 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
   RouteHandlerMethod,
+  RouteOptions,
 } from 'fastify';
 import { openApiDocument } from '../../generated/openapi.js';
 import { operations, type OperationId } from '../../generated/schemas.js';
-import { deprecationHooks, type DeprecationHooks } from './deprecation-hooks.js';
+import { deprecationHooks } from './deprecation-hooks.js';
 import type { operations as Contract } from '../../generated/types.js';
 import type { JsonText } from './json-text.js';
 
@@ -67,12 +68,12 @@ export interface OperationRoutesOptions {
 }
 
 /** One operation's route; generic in the operationId, so its handler and route types are the same operation's. */
-function routeOf<Id extends OperationId>(scope: FastifyInstance, id: Id, handler: Handlers[Id], hooks: DeprecationHooks): void {
+function routeOf<Id extends OperationId>(scope: FastifyInstance, id: Id, handler: Handlers[Id], onSend: RouteOptions['onSend']): void {
   // HEAD as the contract says in words: an open GET answers it too (RFC 9110, 9.3.2: the same status and
   // headers, no body), as load balancers and link checkers expect; a protected one does not.
   const { method, url, schema, public: exposeHeadRoute } = operations[id];
   // The operationId rides in the route's config: metrics label requests by it (src/plugins/metrics.ts).
-  scope.route<OperationRoute<Id>>({ method, url, schema, exposeHeadRoute, config: { operationId: id }, ...hooks, handler });
+  scope.route<OperationRoute<Id>>({ method, url, schema, exposeHeadRoute, config: { operationId: id }, onSend, handler });
 }
 
 export default async function operationRoutes(app: FastifyInstance, options: OperationRoutesOptions) {
@@ -81,7 +82,7 @@ export default async function operationRoutes(app: FastifyInstance, options: Ope
   if (problems.length > 0)
     throw new Error(`the routes do not match openapi.yaml: ${problems.join('; ')} (handlers live in ${HANDLERS_LOCATION})`);
   const announce = deprecationHooks(options.document ?? openApiDocument);
-  const route = (scope: FastifyInstance, id: OperationId) => routeOf<OperationId>(scope, id, options.handlers[id], announce(id));
+  const route = (scope: FastifyInstance, id: OperationId) => routeOf<OperationId>(scope, id, options.handlers[id], announce.get(id));
 
   await app.register(async function openOperations(scope) {
     await options.open?.(scope);
