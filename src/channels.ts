@@ -1,6 +1,5 @@
-// What the service does, published on Node's diagnostics channels: the store, the commits, the
-// limits. Metrics and traces subscribe; the code that publishes knows nothing of either. With no
-// subscriber a publication costs one property check (`hasSubscribers`), so it stays on the hot path.
+// What the service does, published on Node's diagnostics channels for metrics and traces, which the publishers know
+// nothing of. With no subscriber a publication costs one property check (`hasSubscribers`), so it stays on the hot path.
 import type { AsyncResource } from 'node:async_hooks';
 import { channel, tracingChannel } from 'node:diagnostics_channel';
 
@@ -13,10 +12,7 @@ export interface StoreCallContext {
   operation: string;
 }
 
-/**
- * A PostgreSQL statement's round trip, settled (store/postgres/postgres-store.ts): what metrics time. One
- * statement may serve several requests (the creates of a turn, the reads of one page).
- */
+/** A PostgreSQL statement's round trip, settled (store/postgres/postgres-store.ts): one may serve several requests. */
 export interface QueryTime {
   statement: string;
   outcome: 'ok' | 'error';
@@ -28,10 +24,8 @@ export interface CommitContext {
   store: 'sqlite';
   batchSize: number;
   /**
-   * Where each write of the batch was queued (in its request's async context), in batch order: the
-   * commit runs later, for several requests at once, so this is how a subscriber reaches what it keeps
-   * in AsyncLocalStorage for each (traces: the span of the store call). Undefined for a write queued
-   * while nobody listened.
+   * Where each write of the batch was queued, in batch order (undefined while nobody listened): the commit runs later,
+   * for several requests, so this is how traces reach each request's store-call span in AsyncLocalStorage.
    */
   queuedIn: Array<AsyncResource | undefined>;
 }
