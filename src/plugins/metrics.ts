@@ -10,19 +10,13 @@ import { UNMATCHED } from '../observability/request-metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Present only when METRICS_PORT is set. */
-    metrics?: MetricsEndpoint;
+    /** Present only when METRICS_PORT is set; `listen` opens its port (server.ts, just before the API's) and resolves with /metrics's URL. */
+    metrics?: { readonly service: ServiceMetrics; listen(): Promise<string> };
   }
   interface FastifyContextConfig {
     /** The operation of openapi.yaml a route serves (src/contract/operation-routes.ts). */
     operationId?: OperationId;
   }
-}
-
-export interface MetricsEndpoint {
-  readonly service: ServiceMetrics;
-  /** Opens the metrics port (src/server.ts does, just before the API's); resolves with the URL of /metrics. */
-  listen(): Promise<string>;
 }
 
 export default fp(
