@@ -1,10 +1,9 @@
-// One app's metrics: its own registry (tests build many apps in one process), the process's default
-// metrics with event-loop lag, and the counters and histograms fed by the service's diagnostics channels.
+// One app's metrics besides its requests': the process's default metrics with event-loop lag, and the counters and
+// histograms fed by the service's diagnostics channels.
 import { subscribe, unsubscribe, type Channel } from 'node:diagnostics_channel';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, type Registry } from 'prom-client';
 import type { Store } from '../store/plant-store.js';
 import { authFailures, deprecatedRequests, rateLimited, rateLimitStoreErrors } from '../channels.js';
-import { measureRequests } from './request-metrics.js';
 import { measureStore } from './store-metrics.js';
 
 const LIMITS = ['token', 'auth-failures'];
@@ -21,57 +20,50 @@ function countMessages(registry: Registry, channel: Channel, name: string, help:
   return () => void unsubscribe(channel.name, count);
 }
 
-export class ServiceMetrics {
-  readonly registry = new Registry();
-  /** Observed once per answer (plugins/metrics.ts). */
-  readonly requests: Histogram<'operation' | 'method' | 'status'>;
-  readonly #stops: Array<() => void>;
-
-  /** `deprecatedOperations`: the operationIds openapi.yaml deprecates (or some of whose parameters). */
-  constructor(store: Store, deprecatedOperations: readonly string[] = []) {
-    // CPU, memory, heap, handles, file descriptors, GC, and the event loop's delay
-    // (perf_hooks.monitorEventLoopDelay, sampled every 10 ms: p50/p90/p99 since the last scrape).
-    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
-    this.requests = measureRequests(this.registry);
-    this.#stops = [
-      measureStore(this.registry, store),
-      countMessages(
-        this.registry,
-        authFailures,
-        'plant_store_auth_failures_total',
-        'Requests refused by authentication: reason "missing" (no bearer token) or "invalid" (malformed, unknown, revoked or expired).',
-        'reason',
-        ['missing', 'invalid'],
-      ),
-      countMessages(
-        this.registry,
-        rateLimited,
-        'plant_store_rate_limited_total',
-        'Requests answered 429 by a rate limit: "token" (requests per token) or "auth-failures" (failed authentications per address).',
-        'limit',
-        LIMITS,
-      ),
-      countMessages(
-        this.registry,
-        rateLimitStoreErrors,
-        'plant_store_rate_limit_store_errors_total',
-        'Rate-limit checks whose shared store (Redis) failed; the request was let through (the limit fails open).',
-        'limit',
-        LIMITS,
-      ),
-      countMessages(
-        this.registry,
-        deprecatedRequests,
-        'plant_store_deprecated_requests_total',
-        'Answers that announced a deprecation (Deprecation and Sunset headers), by operation (operationId of openapi.yaml): the operation is deprecated, or the request used a deprecated parameter.',
-        'operation',
-        deprecatedOperations,
-      ),
-    ];
-  }
-
-  /** Unsubscribes from the channels, so a closed app counts nothing and costs nothing. */
-  stop(): void {
-    for (const stop of this.#stops.splice(0)) stop();
-  }
+/**
+ * Registers the process's metrics, the store's and the channels' counters in `registry` (one per app: tests build many
+ * in one process); returns what unsubscribes, so a closed app counts nothing and costs nothing.
+ */
+export function measureService(registry: Registry, store: Store, deprecatedOperations: readonly string[]): () => void {
+  // CPU, memory, heap, handles, file descriptors, GC, and the event loop's delay
+  // (perf_hooks.monitorEventLoopDelay, sampled every 10 ms: p50/p90/p99 since the last scrape).
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+  const stops = [
+    measureStore(registry, store),
+    countMessages(
+      registry,
+      authFailures,
+      'plant_store_auth_failures_total',
+      'Requests refused by authentication: reason "missing" (no bearer token) or "invalid" (malformed, unknown, revoked or expired).',
+      'reason',
+      ['missing', 'invalid'],
+    ),
+    countMessages(
+      registry,
+      rateLimited,
+      'plant_store_rate_limited_total',
+      'Requests answered 429 by a rate limit: "token" (requests per token) or "auth-failures" (failed authentications per address).',
+      'limit',
+      LIMITS,
+    ),
+    countMessages(
+      registry,
+      rateLimitStoreErrors,
+      'plant_store_rate_limit_store_errors_total',
+      'Rate-limit checks whose shared store (Redis) failed; the request was let through (the limit fails open).',
+      'limit',
+      LIMITS,
+    ),
+    countMessages(
+      registry,
+      deprecatedRequests,
+      'plant_store_deprecated_requests_total',
+      'Answers that announced a deprecation (Deprecation and Sunset headers), by operation (operationId of openapi.yaml): the operation is deprecated, or the request used a deprecated parameter.',
+      'operation',
+      deprecatedOperations,
+    ),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
 }
