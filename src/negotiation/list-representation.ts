@@ -32,10 +32,9 @@ const TYPE = 2;
 const EXACT = 3;
 
 /**
- * The weight (q, 0 to 1) that `accept` gives `mediaType` (lower case, no parameters): the q of
- * the most specific range naming it, so `application/json;q=0, *\/*` refuses JSON and takes all
- * else. 0 when no range matches. Parameters other than q are not compared; an element whose q is
- * not a number from 0 to 1 is left out, as if it was not sent.
+ * The weight (q, 0 to 1) that `accept` gives `mediaType` (lower case, no parameters): the q of the most specific range
+ * naming it (`application/json;q=0, *\/*` refuses JSON only), else 0. Other parameters are not compared; an element
+ * whose q is not a number from 0 to 1 is left out, as if it was not sent.
  */
 export function acceptQuality(accept: string, mediaType: string): number {
   const type = mediaType.slice(0, mediaType.indexOf('/'));
