@@ -47,7 +47,7 @@ export const authFailures = channel('plant-store:auth-failure');
 export const rateLimited = channel('plant-store:rate-limited');
 export const rateLimitStoreErrors = channel('plant-store:rate-limit-store-error');
 
-/** An answer of a deprecated operation, or to a request that used a deprecated parameter (contract/deprecation-hooks.ts). */
+/** An answer of a deprecated operation, or to a request that used a deprecated parameter (contract/operation-routes.ts). */
 export interface DeprecatedRequest {
   operation: string;
 }
