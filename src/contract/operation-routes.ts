@@ -71,10 +71,7 @@ export interface OperationRoutesOptions {
 
 type OnSend = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>;
 
-/**
- * The onSend hook of each operation the contract deprecates (or some of whose parameters), by operationId: an
- * operation nothing deprecates gets no hook and pays nothing.
- */
+/** The onSend hook of each operation the contract deprecates (or a parameter of), by operationId: others pay nothing. */
 function deprecationHooks(document: Record<string, unknown>): Map<string, OnSend> {
   const hooks = new Map<string, OnSend>();
   for (const deprecated of deprecations(document)) {
