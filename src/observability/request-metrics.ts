@@ -4,9 +4,6 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 /** Seconds: a cached page answers in well under a millisecond, a write waits for its sync, a stuck one for seconds. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** The `operation` of a request that matched no route (404, 405): one value, whatever the URL was. */
-export const UNMATCHED = 'unmatched';
-
 /** The duration histogram, observed once per answer: about 300 ns (cached labels() children still hash their labels: no faster). */
 export function measureRequests(registry: Registry): Histogram<'operation' | 'method' | 'status'> {
   const about = 'by operation (operationId of openapi.yaml, else the route, else "unmatched"), method and status';

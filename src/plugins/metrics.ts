@@ -7,7 +7,7 @@ import type { OperationId } from '../../generated/schemas.js';
 import { Registry } from 'prom-client';
 import { measureService } from '../observability/metrics.js';
 import { listen, metricsServer, type MetricsServerOptions } from '../observability/metrics-server.js';
-import { measureRequests, UNMATCHED } from '../observability/request-metrics.js';
+import { measureRequests } from '../observability/request-metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,7 +37,7 @@ export default fp(
       const route = request.routeOptions;
       // Contract operations by operationId, other routes (Swagger UI's files, CORS preflight) by their
       // pattern, and everything unmatched under one value: no label ever holds a raw URL.
-      const operation = route.config.operationId ?? route.url ?? UNMATCHED;
+      const operation = route.config.operationId ?? route.url ?? 'unmatched';
       requests.observe({ operation, method: request.method, status: reply.statusCode }, reply.elapsedTime / 1000);
     });
     // After the API has stopped taking requests, so the last scrapes still see the shutdown.
