@@ -13,8 +13,7 @@ import storePlugin from './plugins/store.js';
 import tokenRateLimit from './plugins/rate-limit.js';
 import sharedLimits from './plugins/shared-limits.js';
 import operationRoutes, { type Handlers } from './contract/operation-routes.js';
-import { contractDocumentHandlers } from './routes/contract-documents.js';
-import { servedContract } from './contract/served-contract.js';
+import { contractDocumentHandlers, servedContract } from './contract/served-contract.js';
 import { deprecations } from '@plant-store/conformance/deprecation';
 import { healthHandlers } from './routes/health.js';
 import { plantHandlers } from './routes/plants.js';
@@ -45,7 +44,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Node enforces the timeouts only when it checks its connections; check every second.
     // requireHostHeader off: Node's check answers with an empty body; http/headers.ts refuses in the Error shape.
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false },
-    // HEAD: Fastify adds it to each GET route (Swagger UI's too); an operation says per route (contract/operation-routes.ts).
     // During shutdown, requests already on an open connection are served, not refused with 503.
     return503OnClosing: false,
     trustProxy: config.trustProxy,
@@ -85,7 +83,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Every operation's handler, typed from openapi.yaml: one missing here fails to compile, naming it.
   const handlers: Handlers = { ...healthHandlers, ...contractDocumentHandlers(served), ...plantHandlers };
-  // Each operation goes to the open scope or the protected one as openapi.yaml's `security` says.
   await app.register(operationRoutes, {
     handlers,
     document: served.docs,

@@ -1,6 +1,5 @@
-// What the service does, published on Node's diagnostics channels: the store, the commits, the
-// limits. Metrics and traces subscribe; the code that publishes knows nothing of either. With no
-// subscriber a publication costs one property check (`hasSubscribers`), so it stays on the hot path.
+// What the service does, published on Node's diagnostics channels for metrics and traces, which the publishers know
+// nothing of. With no subscriber a publication costs one property check (`hasSubscribers`), so it stays on the hot path.
 import type { AsyncResource } from 'node:async_hooks';
 import { channel, tracingChannel } from 'node:diagnostics_channel';
 
@@ -13,10 +12,7 @@ export interface StoreCallContext {
   operation: string;
 }
 
-/**
- * A PostgreSQL statement's round trip, settled (store/postgres/postgres-store.ts): what metrics time. One
- * statement may serve several requests (the creates of a turn, the reads of one page).
- */
+/** A PostgreSQL statement's round trip, settled (store/postgres/postgres-store.ts): one may serve several requests. */
 export interface QueryTime {
   statement: string;
   outcome: 'ok' | 'error';
@@ -28,22 +24,10 @@ export interface CommitContext {
   store: 'sqlite';
   batchSize: number;
   /**
-   * Where each write of the batch was queued (in its request's async context), in batch order: the
-   * commit runs later, for several requests at once, so this is how a subscriber reaches what it keeps
-   * in AsyncLocalStorage for each (traces: the span of the store call). Undefined for a write queued
-   * while nobody listened.
+   * Where each write of the batch was queued, in batch order (undefined while nobody listened): the commit runs later,
+   * for several requests, so this is how traces reach each request's store-call span in AsyncLocalStorage.
    */
   queuedIn: Array<AsyncResource | undefined>;
-}
-
-/** A request refused by authentication: no token, or one that is not valid. */
-export interface AuthFailure {
-  reason: 'missing' | 'invalid';
-}
-
-/** A request refused by a rate limit: its token's, or its address's limit on failed authentications. */
-export interface RateLimited {
-  limit: 'token' | 'auth-failures';
 }
 
 /** A shared rate-limit store (Redis) failed; the limit let the request through (fails open). */
@@ -57,11 +41,13 @@ export const storeCalls = tracingChannel<unknown, StoreCallContext>('plant-store
 /** Each PostgreSQL statement timed, one message as it settles. */
 export const queryTimes = channel('plant-store:postgres-query-time');
 export const commits = tracingChannel<unknown, CommitContext>('plant-store:commit');
+/** `{ reason: 'missing' | 'invalid' }`: a request refused by authentication (metrics count by the message's field). */
 export const authFailures = channel('plant-store:auth-failure');
+/** `{ limit: 'token' | 'auth-failures' }`: a request refused by a rate limit. */
 export const rateLimited = channel('plant-store:rate-limited');
 export const rateLimitStoreErrors = channel('plant-store:rate-limit-store-error');
 
-/** An answer of a deprecated operation, or to a request that used a deprecated parameter (contract/deprecation-hooks.ts). */
+/** An answer of a deprecated operation, or to a request that used a deprecated parameter (contract/operation-routes.ts). */
 export interface DeprecatedRequest {
   operation: string;
 }

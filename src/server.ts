@@ -95,10 +95,9 @@ export async function serve(): Promise<void> {
   for (const [level, details, message] of early.splice(0)) app.log[level](details, message);
   app.log.info({ database }, 'using the database');
 
-  // fastify/demo's shutdown: a signal closes the app (requests in flight finish, http/connection.ts)
-  // and exits 0; an uncaught error is logged, closes the same way, and exits 1; past the delay, exit 1.
-  // Installed before listening, and waiting for the start to end: a signal that lands while the bootstrap
-  // token is being made neither kills the process half-way nor closes the store under it.
+  // fastify/demo's shutdown: a signal closes the app (requests in flight finish) and exits 0; an uncaught error is
+  // logged and closes the same way, exiting 1, as does the delay passing. Installed before listening, it waits for the
+  // start: a signal while the bootstrap token is made neither kills the process half-way nor closes the store under it.
   let starting: Promise<void> = Promise.resolve();
   closeWithGrace(
     {

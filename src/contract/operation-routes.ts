@@ -1,15 +1,18 @@
-// Registers every operation of openapi.yaml with its handler, in the open scope or the protected
-// one as the operation's `security` says; start-up fails when handlers and operations differ.
+// Registers every operation of openapi.yaml with its handler, in the open scope or the protected one as the operation's
+// `security` says, with the Deprecation, Sunset and Link headers where it deprecates; start-up fails when handlers and operations differ.
 import type {
   FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
   RouteHandlerMethod,
 } from 'fastify';
+import { deprecationHeaders, deprecations, deprecationsFor } from '@plant-store/conformance/deprecation';
 import { openApiDocument } from '../../generated/openapi.js';
 import { operations, type OperationId } from '../../generated/schemas.js';
-import { deprecationHooks, type DeprecationHooks } from './deprecation-hooks.js';
+import { deprecatedRequests, type DeprecatedRequest } from '../channels.js';
 import type { operations as Contract } from '../../generated/types.js';
 import type { JsonText } from './json-text.js';
 
@@ -66,13 +69,39 @@ export interface OperationRoutesOptions {
   protect: (scope: FastifyInstance) => Promise<void>;
 }
 
+type OnSend = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>;
+
+/** The onSend hook of each operation the contract deprecates (or a parameter of), by operationId: others pay nothing. */
+function deprecationHooks(document: Record<string, unknown>): Map<string, OnSend> {
+  const hooks = new Map<string, OnSend>();
+  for (const deprecated of deprecations(document)) {
+    const operation = deprecated.operationId;
+    if (operation === undefined) continue;
+    // A deprecated operation's headers are the same on every answer: made once.
+    const always = deprecated.parameters.size === 0 ? deprecationHeaders([deprecated.deprecated!]) : undefined;
+    hooks.set(operation, async function announceDeprecation(request, reply, payload) {
+      // Read from the URL as sent: validation has filled in the defaults of the parameters left out.
+      const announced = deprecationsFor(deprecated, request.url);
+      if (announced.length === 0) return payload;
+      const headers = always ?? deprecationHeaders(announced);
+      const link = reply.getHeader('link');
+      // The page's own Link (rel="next") stays: the deprecation's link is one more value of the same field.
+      reply.header('deprecation', headers.deprecation).header('sunset', headers.sunset);
+      reply.header('link', link === undefined ? headers.link : `${String(link)}, ${headers.link}`);
+      if (deprecatedRequests.hasSubscribers) deprecatedRequests.publish({ operation } satisfies DeprecatedRequest);
+      return payload;
+    });
+  }
+  return hooks;
+}
+
 /** One operation's route; generic in the operationId, so its handler and route types are the same operation's. */
-function routeOf<Id extends OperationId>(scope: FastifyInstance, id: Id, handler: Handlers[Id], hooks: DeprecationHooks): void {
+function routeOf<Id extends OperationId>(scope: FastifyInstance, id: Id, handler: Handlers[Id], onSend: OnSend | undefined): void {
   // HEAD as the contract says in words: an open GET answers it too (RFC 9110, 9.3.2: the same status and
   // headers, no body), as load balancers and link checkers expect; a protected one does not.
   const { method, url, schema, public: exposeHeadRoute } = operations[id];
   // The operationId rides in the route's config: metrics label requests by it (src/plugins/metrics.ts).
-  scope.route<OperationRoute<Id>>({ method, url, schema, exposeHeadRoute, config: { operationId: id }, ...hooks, handler });
+  scope.route<OperationRoute<Id>>({ method, url, schema, exposeHeadRoute, config: { operationId: id }, onSend, handler });
 }
 
 export default async function operationRoutes(app: FastifyInstance, options: OperationRoutesOptions) {
@@ -81,7 +110,7 @@ export default async function operationRoutes(app: FastifyInstance, options: Ope
   if (problems.length > 0)
     throw new Error(`the routes do not match openapi.yaml: ${problems.join('; ')} (handlers live in ${HANDLERS_LOCATION})`);
   const announce = deprecationHooks(options.document ?? openApiDocument);
-  const route = (scope: FastifyInstance, id: OperationId) => routeOf<OperationId>(scope, id, options.handlers[id], announce(id));
+  const route = (scope: FastifyInstance, id: OperationId) => routeOf<OperationId>(scope, id, options.handlers[id], announce.get(id));
 
   await app.register(async function openOperations(scope) {
     await options.open?.(scope);

@@ -1,10 +1,11 @@
-// The contract as this deployment serves it: openapi.yaml itself, with the `oidc` scheme's placeholder
-// replaced by the configured provider's discovery URL, or without that scheme when no provider is configured.
+// The contract as this deployment serves it (/openapi.json, /openapi.yaml, the docs page): openapi.yaml itself, with the
+// `oidc` scheme's placeholder replaced by the provider's discovery URL, or without that scheme when no provider is configured.
 import { parse, parseDocument } from 'yaml';
 import { openApiDocument as projectDocument, openApiYaml as projectYaml } from '../../generated/openapi.js';
 import type { operations } from '../../generated/types.js';
 import { discoveryUrl, type OidcConfig } from '../config.js';
 import { jsonText, type JsonText } from './json-text.js';
+import type { Handlers } from './operation-routes.js';
 
 const SCHEME = 'oidc';
 
@@ -61,4 +62,11 @@ export function servedContract(oidc: OidcConfig | undefined, contract?: string):
   schemes(document)[SCHEME]!.openIdConnectUrl = url;
   // The placeholder is written once in openapi.yaml (test/contract/served-contract.test.ts): replacing its text keeps the file's layout.
   return { json: jsonText(document), yaml: openApiYaml.replace(PLACEHOLDER_URL, url), docs: document };
+}
+
+export function contractDocumentHandlers(served: ServedContract) {
+  return {
+    getOpenApiJson: async (_request, reply) => reply.type('application/json; charset=utf-8').code(200).send(served.json),
+    getOpenApiYaml: async (_request, reply) => reply.type('application/yaml; charset=utf-8').code(200).send(served.yaml),
+  } satisfies Partial<Handlers>;
 }

@@ -17,9 +17,8 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * Fastify's `logger` option for a level (`silent`: no logger at all) and, by default, process.stdout: a Node
- * stream, whose unwritten lines the shutdown waits for (server.ts). pino's own default destination gives no
- * way to: a line it was still writing to a stalled reader when the process exited was lost (CI lost 7 of 250).
+ * Fastify's `logger` option for a level (`silent`: no logger at all) and, by default, process.stdout: a Node stream,
+ * whose unwritten lines the shutdown waits for (server.ts); pino's own destination loses a line a stalled reader has not taken.
  */
 export function loggerOptions(level: string, stream?: { write(line: string): void }): NonNullable<FastifyServerOptions['logger']> {
   if (level === 'silent') return false;

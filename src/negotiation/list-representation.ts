@@ -16,13 +16,9 @@ export const DEFAULT_CONTENT_TYPE = `${DEFAULT_MEDIA_TYPE}; charset=utf-8`;
 const NAMES_LISTING = /application\/vnd\.plant-store\.listing\+json/i;
 
 /**
- * True when the request asks for the listing: Accept names it, with a weight above 0 and at least
- * that of application/json (naming the vendor type is the client's deliberate choice, so a tie
- * goes to it). Wildcards never select the listing: `*\/*`, a browser's or curl's Accept, keeps the
- * spec's Plant array. An Accept that allows neither gets application/json as well (RFC 9110 lets
- * a server disregard Accept rather than answer 406); docs/listing.md says why.
- *
- * The default answer costs one regular-expression test of the header, or none without one.
+ * True when Accept names the listing with a weight above 0 and at least that of application/json (a tie goes to the
+ * deliberate choice). Wildcards never select it, and an Accept that allows neither gets application/json too (RFC 9110
+ * lets a server disregard Accept rather than answer 406): docs/listing.md says why.
  */
 export function wantsListing(accept: string | undefined): boolean {
   if (accept === undefined || !NAMES_LISTING.test(accept)) return false;
@@ -36,10 +32,9 @@ const TYPE = 2;
 const EXACT = 3;
 
 /**
- * The weight (q, 0 to 1) that `accept` gives `mediaType` (lower case, no parameters): the q of
- * the most specific range naming it, so `application/json;q=0, *\/*` refuses JSON and takes all
- * else. 0 when no range matches. Parameters other than q are not compared; an element whose q is
- * not a number from 0 to 1 is left out, as if it was not sent.
+ * The weight (q, 0 to 1) that `accept` gives `mediaType` (lower case, no parameters): the q of the most specific range
+ * naming it (`application/json;q=0, *\/*` refuses JSON only), else 0. Other parameters are not compared; an element
+ * whose q is not a number from 0 to 1 is left out, as if it was not sent.
  */
 export function acceptQuality(accept: string, mediaType: string): number {
   const type = mediaType.slice(0, mediaType.indexOf('/'));

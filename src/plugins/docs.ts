@@ -1,5 +1,5 @@
 // Swagger UI at /docs (all assets local; Plant Store's title, logo and tab icon), in a scope of its own; the documents it
-// reads are operations (routes/contract-documents.ts). With a provider configured, its Authorize dialog also signs in
+// reads are operations (contract/served-contract.ts). With a provider configured, its Authorize dialog also signs in
 // there (authorization code + PKCE).
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';

@@ -5,19 +5,9 @@ import { errorCodes, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { clip, MESSAGES } from '../error-messages.js';
 import { InvalidJson, InvalidUtf8, UnsupportedCharset, UnsupportedContentEncoding, UnsupportedTransferCoding } from '../errors.js';
-import { parseExactJson as parseJson } from '../validation/parse-exact-json.js';
+import { parseExactJson } from '../validation/parse-exact-json.js';
 
 export const BODY_LIMIT = 16 * 1024;
-
-function parseExactJson(text: string): unknown {
-  if (text.trim() === '') throw new InvalidJson(MESSAGES.emptyJsonReason);
-  try {
-    // The parser the client's mock reads bodies with too: the same text is refused with the same reason.
-    return parseJson(text, { refuseDifferentDuplicateKeys: true, negativeZeroIsNumber: true });
-  } catch (error) {
-    throw new InvalidJson((error as Error).message);
-  }
-}
 
 /** The charset parameter of a Content-Type, lower-cased (quotes removed), or undefined when there is none. */
 function charsetOf(contentType: string): string | undefined {
@@ -48,10 +38,13 @@ export default fp(async function jsonBody(app: FastifyInstance) {
     const charset = charsetOf(request.headers['content-type'] ?? '');
     if (charset !== undefined && !UTF8.has(charset)) return done(new UnsupportedCharset(clip(charset, 40)), undefined);
     if (!isUtf8(bytes)) return done(new InvalidUtf8(), undefined);
+    const text = bytes.toString('utf8');
+    if (text.trim() === '') return done(new InvalidJson(MESSAGES.emptyJsonReason), undefined);
     try {
-      done(null, parseExactJson(bytes.toString('utf8')));
+      // The parser the client's mock reads bodies with too: the same text is refused with the same reason.
+      done(null, parseExactJson(text, { refuseDifferentDuplicateKeys: true, negativeZeroIsNumber: true }));
     } catch (error) {
-      done(error as Error, undefined);
+      done(new InvalidJson((error as Error).message), undefined);
     }
   });
   // Any other type is refused (415) unread, as Fastify would, except on a message with no content: there the label

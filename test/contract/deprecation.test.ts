@@ -33,7 +33,7 @@ async function serve(
   t.teardown(() => app.close());
   const base = await listen(app);
   // The registry itself: /metrics serves one render a second (metrics-server.ts), and its port is tested elsewhere.
-  const metrics = () => app.metrics!.service.registry.metrics();
+  const metrics = () => app.metrics!.registry.metrics();
   return { app, base, metrics, token: await tokenFor(app, 'alice') };
 }
 

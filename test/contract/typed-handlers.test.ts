@@ -14,8 +14,7 @@ const plantsSource = readFileSync(join(routes, 'plants.ts'), 'utf8');
 const joined = (change: string) =>
   [
     "import type { Handlers } from '../contract/operation-routes.js';",
-    "import { servedContract } from '../contract/served-contract.js';",
-    "import { contractDocumentHandlers } from './contract-documents.js';",
+    "import { contractDocumentHandlers, servedContract } from '../contract/served-contract.js';",
     "import { healthHandlers } from './health.js';",
     "import { plantHandlers } from './plants.js';",
     change,

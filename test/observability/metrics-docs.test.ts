@@ -21,7 +21,7 @@ t.test('every metric the service exports is documented, with its type and labels
   await app.inject({ method: 'POST', url: '/plants', headers: bearer(token), payload: { id: 1, name: 'Fern' } });
   await app.inject({ url: '/plants', headers: bearer('pst_nope') });
   if (app.metrics === undefined) throw new Error('no metrics');
-  const exported = parsePrometheusText(await app.metrics.service.registry.metrics());
+  const exported = parsePrometheusText(await app.metrics.registry.metrics());
   for (const [name, type] of exported.types) {
     const doc = documented.get(name);
     t.ok(doc, `${name} is in docs/operations.md`);

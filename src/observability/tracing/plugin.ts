@@ -1,6 +1,5 @@
-// Traces (OpenTelemetry): a span per request through @fastify/otel, spans of the store calls and
-// commits under it, batched and sent over OTLP. Registered first, and only when tracing is on (app.ts imports this
-// file only then, so the OpenTelemetry SDK is loaded only then).
+// Traces (OpenTelemetry): a span per request through @fastify/otel, spans of the store calls and commits under it,
+// batched and sent over OTLP. Registered first, and only when tracing is on (app.ts imports it only then).
 import { setTimeout as delay } from 'node:timers/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -39,9 +38,8 @@ function packageVersion(): string {
 let globalsRegistered = false;
 
 /**
- * Context and propagation are global in the OpenTelemetry API, so they are set once per process (the
- * API would complain of a second registration). Only the W3C `traceparent`/`tracestate` headers are
- * read; nothing is injected into responses.
+ * Context and propagation are global in the OpenTelemetry API: set once per process (a second registration is an
+ * error). Only the W3C `traceparent`/`tracestate` headers are read; nothing is injected into responses.
  */
 function registerGlobals(): void {
   if (globalsRegistered) return;
@@ -51,10 +49,8 @@ function registerGlobals(): void {
 }
 
 /**
- * A tracer provider of this app, not the global one: closing the app shuts it down, and another app
- * in the same process (tests) has its own. Service name `plant-store` and the package's version,
- * unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES say otherwise; the exporter reads
- * OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT and _COMPRESSION, the sampler OTEL_TRACES_SAMPLER.
+ * This app's tracer provider, not the global one: closing the app shuts it down, and another app in the process (tests)
+ * has its own. OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_* and OTEL_TRACES_SAMPLER still apply.
  */
 function createTracerProvider(config: TracesConfig): NodeTracerProvider {
   registerGlobals();

@@ -42,45 +42,39 @@ export function traceStore(tracer: Tracer): () => void {
     spans.get(context)?.end();
     spans.delete(context);
   };
-  const callHandlers: TracingChannelSubscribers<StoreCallContext> = {
-    start: nothing,
-    // `end` comes before the promise settles, except when the call threw at once (then `error` is set).
-    end: (call: Settled<StoreCallContext>) => {
-      if ('error' in call) endSpan(call);
+  /** A store call's or a commit's events, its span started by `start`. */
+  const settling = <C extends object>(start: (context: C) => void): TracingChannelSubscribers<C> => ({
+    start,
+    // `end` comes before the promise settles (a commit's: when COMMIT has returned, before its sync), unless the
+    // call threw at once: then it is the last event, with `error` set.
+    end: (context: Settled<C>) => {
+      if ('error' in context) endSpan(context);
     },
     asyncStart: nothing,
     asyncEnd: endSpan,
-    error: (call: Settled<StoreCallContext>) => describeError(spans.get(call), call.error),
-  };
+    error: (context: Settled<C>) => describeError(spans.get(context), context.error),
+  });
 
   // A commit serves several requests: it is a child of the first waiting write's store call, and links
   // to the others' (each trace then shows the commit its write waited for, with its batch).
-  const commitHandlers: TracingChannelSubscribers<CommitContext> = {
-    start: (commit: CommitContext) => {
-      const waiting = commit.queuedIn
-        .map((queued) => queued?.runInAsyncScope(() => currentCall.getStore()))
-        .filter((span) => span !== undefined);
-      const [first, ...others] = waiting;
-      if (first === undefined) return; // no traced write waits for it: nothing to attach it to
-      const span = tracer.startSpan(
-        'plant-store.commit',
-        {
-          kind: SpanKind.INTERNAL,
-          attributes: { 'db.system.name': 'sqlite', 'db.operation.name': 'COMMIT', 'plant_store.commit.batch_size': commit.batchSize },
-          links: others.map((other) => ({ context: other.spanContext() })),
-        },
-        trace.setSpan(ROOT_CONTEXT, first),
-      );
-      spans.set(commit, span);
-    },
-    // `end` comes when COMMIT has returned, before its sync, unless COMMIT threw: then it is the last event.
-    end: (commit: Settled<CommitContext>) => {
-      if ('error' in commit) endSpan(commit);
-    },
-    asyncStart: nothing,
-    asyncEnd: endSpan,
-    error: (commit: Settled<CommitContext>) => describeError(spans.get(commit), commit.error),
-  };
+  const commitHandlers = settling((commit: CommitContext) => {
+    const waiting = commit.queuedIn
+      .map((queued) => queued?.runInAsyncScope(() => currentCall.getStore()))
+      .filter((span) => span !== undefined);
+    const [first, ...others] = waiting;
+    if (first === undefined) return; // no traced write waits for it: nothing to attach it to
+    const span = tracer.startSpan(
+      'plant-store.commit',
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: { 'db.system.name': 'sqlite', 'db.operation.name': 'COMMIT', 'plant_store.commit.batch_size': commit.batchSize },
+        links: others.map((other) => ({ context: other.spanContext() })),
+      },
+      trace.setSpan(ROOT_CONTEXT, first),
+    );
+    spans.set(commit, span);
+  });
+  const callHandlers = settling<StoreCallContext>(nothing);
 
   storeCalls.start.bindStore(currentCall, startCall);
   storeCalls.subscribe(callHandlers);
