@@ -84,7 +84,7 @@ export class FailureLimit {
   readonly #seen: FailureLimiter;
 
   constructor(
-    readonly maxPerWindow: number,
+    maxPerWindow: number,
     private readonly shared: SharedCounters | undefined,
   ) {
     this.#seen = new FailureLimiter(maxPerWindow);

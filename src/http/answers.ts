@@ -43,14 +43,11 @@ export function sendError(
   to.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}\r\n${body}`);
 }
 
-/**
- * Writes an error answer on a socket Node gave no response for, then ends it: after the answers to the
- * requests before it on the connection, never in their place (connection.ts). A request Fastify had begun
- * (its body broke off or came too slowly) keeps its id, and its log says how it ended.
- */
+/** Answers on a socket Node gave no response for, after the answers before it (connection.ts), and ends it. */
 function refuse(app: FastifyInstance, socket: Socket, status: number, message: string, requestId?: string, more?: Record<string, string>) {
   refuseAfterAnswers(app, socket, (refused) => {
     if (!socket.writable) return void socket.destroy();
+    // A request Fastify had begun (its body broke off or came too slowly): its log says how it ended.
     refused?.log.info({ res: { statusCode: status } }, `request refused: ${message}`);
     sendError(socket, status, message, refused?.id ?? requestId, more);
   });

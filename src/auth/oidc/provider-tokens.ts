@@ -64,24 +64,22 @@ export async function discover(
 }
 
 export class ProviderTokens {
-  readonly #config: OidcConfig;
-  readonly #log: FastifyBaseLogger;
   #keys: JWTVerifyGetKey | undefined;
   #discovering: Promise<JWTVerifyGetKey> | undefined;
   /** Until when the provider is not asked again after it could not be reached. */
   #unreachableUntil = 0;
 
-  constructor(config: OidcConfig, log: FastifyBaseLogger) {
-    this.#config = config;
-    this.#log = log;
-  }
+  constructor(
+    private readonly config: OidcConfig,
+    private readonly log: FastifyBaseLogger,
+  ) {}
 
   /**
    * The owner a valid access token names, or the RFC 6750 error_description when it is not valid.
    * Throws ProviderUnavailable (503) when the provider's keys are needed but cannot be had.
    */
   async verify(token: string): Promise<Verdict> {
-    const { issuer, audience, clockToleranceSeconds, userClaim } = this.#config;
+    const { issuer, audience, clockToleranceSeconds, userClaim } = this.config;
     let claims: Record<string, unknown>;
     try {
       ({ payload: claims } = await jwtVerify(token, this.#key, {
@@ -125,15 +123,15 @@ export class ProviderTokens {
   async #discover(): Promise<JWTVerifyGetKey> {
     let metadata: { jwks_uri: string };
     try {
-      metadata = await discover(this.#config.issuer, this.#fetch);
+      metadata = await discover(this.config.issuer, this.#fetch);
     } catch (error) {
       throw this.#unreachable(error);
     }
     // jose caches the keys, fetches them again when a token names an unknown key (at most once a cooldown:
     // key rotation) and when the cache is older than its max age.
     this.#keys = createRemoteJWKSet(new URL(metadata.jwks_uri), {
-      cooldownDuration: this.#config.jwksCooldownMs,
-      cacheMaxAge: this.#config.jwksMaxAgeMs,
+      cooldownDuration: this.config.jwksCooldownMs,
+      cacheMaxAge: this.config.jwksMaxAgeMs,
       timeoutDuration: FETCH_TIMEOUT_MS,
       [customFetch]: this.#fetch,
     });
@@ -150,7 +148,7 @@ export class ProviderTokens {
   /** The 503 to answer; the first failure after a success is logged with its reason, which the caller is not told. */
   #unreachable(error: unknown): Error {
     if (error instanceof ProviderUnavailable) return error;
-    const seconds = this.#config.unreachableRetrySeconds;
+    const seconds = this.config.unreachableRetrySeconds;
     this.#unreachableUntil = Date.now() + seconds * 1000;
     const reason =
       error instanceof Error
@@ -158,8 +156,8 @@ export class ProviderTokens {
           ? `${error.message}: ${error.cause.message}`
           : error.message
         : String(error);
-    this.#log.warn(
-      { issuer: this.#config.issuer, reason },
+    this.log.warn(
+      { issuer: this.config.issuer, reason },
       'the OpenID provider cannot be used, for the reason logged; provider access tokens answer 503 until it can',
     );
     return retryLater(new ProviderUnavailable(inSeconds(seconds)), seconds);
