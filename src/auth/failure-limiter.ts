@@ -50,7 +50,10 @@ export class FailureLimit {
   async recordFailure(address: string, at?: number): Promise<void> {
     const counted = await this.shared?.hit('auth-failures', key(address), WINDOW_MS);
     const now = at ?? Date.now();
-    if (counted !== undefined) return void this.adopt(address, counted.current, now + counted.ttl, now);
+    if (counted !== undefined) {
+      this.adopt(address, counted.current, now + counted.ttl, now);
+      return;
+    }
     // No Redis, or it failed: count in this instance's memory, so guessing is still slowed.
     this.#rotate(now);
     const window = this.#find(address, now);
