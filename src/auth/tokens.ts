@@ -3,8 +3,8 @@ import type { TokenHash, TokenStore } from '../store/plant-store.js';
 // Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { hash, randomBytes } = process.getBuiltinModule('node:crypto');
 
-/** 32 random bytes in base64url are 43 characters. */
-const TOKEN = /^pst_[A-Za-z0-9_-]{43}$/;
+/** What a token looks like: 32 random bytes in base64url are 43 characters. */
+export const TOKEN = /^pst_[A-Za-z0-9_-]{43}$/;
 export const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const invalidUserName = (user: string) =>
   `${JSON.stringify(user)} is not a valid user name: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`;
@@ -12,10 +12,6 @@ export const invalidUserName = (user: string) =>
 /** The token's SHA-256 hash as base64 text: the one-shot hash makes no Hash object or Buffer on a request. */
 export function hashToken(token: string): TokenHash {
   return hash('sha256', token, 'base64');
-}
-
-export function looksLikeToken(text: string): boolean {
-  return TOKEN.test(text);
 }
 
 /** `expiresAt`: when the token stops working; null (the default) for never. */

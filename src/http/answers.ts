@@ -140,11 +140,9 @@ export default fp(
       if (status === 403 && !isPublicError(error)) return sendError(reply, 404, nothingAt(request.method, request.url.split('?')[0]!));
       // A refusal to retry later (a write past the lock's bound, a shed request) is not a fault of ours, but
       // an operator must see it: a warning, with the request id (the request's logger adds it).
-      if (status === 503 && (isPublicError(error) || typeof retryAfter === 'number')) {
+      if (status === 503 && (isPublicError(error) || typeof retryAfter === 'number'))
         request.log.warn({ code: error.code, retryAfter }, `answered 503: ${error.message}`);
-        return sendError(reply, 503, frameworkMessage(error, request));
-      }
-      if (status >= 500 && !isPublicError(error)) {
+      else if (status >= 500 && !isPublicError(error)) {
         request.log.error({ err: error }, 'request failed');
         const message = `Something went wrong on our side; it is logged as request ${request.id}. Please retry.`;
         return sendError(reply, status === 503 ? 503 : 500, message);

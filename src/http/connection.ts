@@ -69,7 +69,7 @@ export const ACCEPT_SOCKETS = 256;
  * less than a burst of 1,000 clients: the kernel then drops the rest's SYNs, which come again only after
  * 1 s, 3 s, 7 s. Linux caps it at net.core.somaxconn (4096 since 5.4).
  */
-export const LISTEN_BACKLOG = 4096;
+const LISTEN_BACKLOG = 4096;
 /** Where Node offers SO_REUSEPORT (its `reusePort` listen option); elsewhere (macOS, Windows) one socket. */
 const REUSE_PORT = ['linux', 'freebsd', 'dragonfly', 'sunos', 'aix'].includes(process.platform);
 

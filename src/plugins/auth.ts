@@ -4,7 +4,7 @@
 import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { hashToken, looksLikeToken } from '../auth/tokens.js';
+import { hashToken, TOKEN } from '../auth/tokens.js';
 import { FailureLimit } from '../auth/failure-limiter.js';
 import { authFailures, rateLimited } from '../channels.js';
 import { inSeconds, InvalidAccessToken, InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
@@ -40,12 +40,8 @@ export default fp(
     const writeLimit = limitFields('auth-failures', options.authFailuresPerMinute, 60);
     // jose (about 15 MB) is imported only when an identity provider is configured.
     let providerTokens: ProviderTokens | undefined;
-    let looksLikeJwt = (_text: string) => false;
-    if (options.oidc !== undefined) {
-      const oidc = await import('../auth/oidc/provider-tokens.js');
-      providerTokens = new oidc.ProviderTokens(options.oidc, app.log);
-      looksLikeJwt = oidc.looksLikeJwt;
-    }
+    if (options.oidc !== undefined)
+      providerTokens = new (await import('../auth/oidc/provider-tokens.js')).ProviderTokens(options.oidc, app.log);
     app.decorateRequest('user', '');
     app.decorateRequest('tokenId', 0);
     app.decorateRequest('accessTokenProblem', '');
@@ -59,8 +55,8 @@ export default fp(
       async auth(key: string, request: FastifyRequest): Promise<boolean> {
         // pst_ tokens first, untouched; a provider's JWT only when one is configured (a 503 when it cannot be reached rejects).
         let owner: { user: string; tokenId: number } | undefined;
-        if (looksLikeToken(key)) owner = await request.store.findToken(hashToken(key));
-        else if (providerTokens !== undefined && looksLikeJwt(key)) {
+        if (TOKEN.test(key)) owner = await request.store.findToken(hashToken(key));
+        else if (providerTokens?.looksLikeJwt(key)) {
           const verdict = await providerTokens.verify(key);
           if ('problem' in verdict) request.accessTokenProblem = verdict.problem;
           else owner = { user: verdict.owner, tokenId: PROVIDER_TOKEN_ID };
