@@ -15,24 +15,46 @@ interface Window {
  * current one and the one before. A window lasts a minute, so once a map is two minutes old every window
  * in it has ended, and the whole map is dropped at once: every failure costs the same, however many
  * addresses are tracked, and no table is ever swept.
+ *
+ * With Redis, the maps keep the windows of the addresses this instance saw fail, as Redis last counted them.
+ * An address with no window here is let through without asking Redis: most requests come from addresses
+ * that never fail, and they pay nothing. The price: an instance that has not seen an address fail in the
+ * current window lets its first request reach authentication even when the other instances have used the
+ * limit up, so N instances allow at most the limit plus N - 1 tries a window; the first failure then tells
+ * this instance the shared count. On a Redis failure this instance's own count decides.
  */
-export class FailureLimiter {
+export class FailureLimit {
   // Maps, not objects: an address can never collide with a prototype property.
   #current = new Map<string, Window>();
   #previous = new Map<string, Window>();
   /** When the current map began collecting. */
   #currentSince = -Infinity;
 
-  constructor(readonly maxPerWindow: number) {}
+  constructor(
+    readonly maxPerWindow: number,
+    private readonly shared?: SharedCounters,
+  ) {}
 
   /** Seconds until `address` may try again, or 0 when it is not blocked. */
-  blockedFor(address: string, now = Date.now()): number {
-    const window = this.#find(address, now);
-    if (!window || window.count < this.maxPerWindow) return 0;
-    return Math.ceil((window.resetAt - now) / 1000);
+  async blockedFor(address: string, now = Date.now()): Promise<number> {
+    const known = this.#blockedFor(address, now);
+    if (known > 0 || this.shared === undefined || !this.knows(address, now)) return known;
+    const counted = await this.shared.peek('auth-failures', key(address));
+    // Redis failed: this instance's own copy decides (it was not blocked).
+    if (counted === undefined) return 0;
+    const at = Date.now();
+    this.adopt(address, counted.current, at + counted.ttl, at);
+    return this.#blockedFor(address, at);
   }
 
-  recordFailure(address: string, now = Date.now()): void {
+  async recordFailure(address: string, at?: number): Promise<void> {
+    const counted = await this.shared?.hit('auth-failures', key(address), WINDOW_MS);
+    const now = at ?? Date.now();
+    if (counted !== undefined) {
+      this.adopt(address, counted.current, now + counted.ttl, now);
+      return;
+    }
+    // No Redis, or it failed: count in this instance's memory, so guessing is still slowed.
     this.#rotate(now);
     const window = this.#find(address, now);
     if (window) window.count++;
@@ -57,6 +79,12 @@ export class FailureLimiter {
     return this.#current.size + this.#previous.size;
   }
 
+  #blockedFor(address: string, now: number): number {
+    const window = this.#find(address, now);
+    if (!window || window.count < this.maxPerWindow) return 0;
+    return Math.ceil((window.resetAt - now) / 1000);
+  }
+
   /** The address's window if it has not ended. */
   #find(address: string, now: number): Window | undefined {
     const window = this.#current.get(address) ?? this.#previous.get(address);
@@ -69,45 +97,6 @@ export class FailureLimiter {
     this.#previous = now - this.#currentSince < 2 * WINDOW_MS ? this.#current : new Map<string, Window>();
     this.#current = new Map<string, Window>();
     this.#currentSince = now;
-  }
-}
-
-/**
- * With Redis, this instance keeps the windows of the addresses it saw fail, as Redis last counted them.
- * An address with no window here is let through without asking Redis: most requests come from addresses
- * that never fail, and they pay nothing. The price: an instance that has not seen an address fail in the
- * current window lets its first request reach authentication even when the other instances have used the
- * limit up, so N instances allow at most the limit plus N - 1 tries a window; the first failure then tells
- * this instance the shared count. On a Redis failure this instance's own count decides.
- */
-export class FailureLimit {
-  readonly #seen: FailureLimiter;
-
-  constructor(
-    readonly maxPerWindow: number,
-    private readonly shared: SharedCounters | undefined,
-  ) {
-    this.#seen = new FailureLimiter(maxPerWindow);
-  }
-
-  /** Seconds until `address` may try again, or 0 when it is not blocked. */
-  async blockedFor(address: string): Promise<number> {
-    const now = Date.now();
-    const known = this.#seen.blockedFor(address, now);
-    if (known > 0 || this.shared === undefined || !this.#seen.knows(address, now)) return known;
-    const counted = await this.shared.peek('auth-failures', key(address));
-    // Redis failed: this instance's own copy decides (it was not blocked).
-    if (counted === undefined) return 0;
-    const at = Date.now();
-    this.#seen.adopt(address, counted.current, at + counted.ttl, at);
-    return this.#seen.blockedFor(address, at);
-  }
-
-  async recordFailure(address: string): Promise<void> {
-    const counted = await this.shared?.hit('auth-failures', key(address), WINDOW_MS);
-    // No Redis, or it failed: count in this instance's memory, so guessing is still slowed.
-    if (counted === undefined) this.#seen.recordFailure(address);
-    else this.#seen.adopt(address, counted.current, Date.now() + counted.ttl);
   }
 }
 

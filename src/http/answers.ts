@@ -43,14 +43,11 @@ export function sendError(
   to.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}\r\n${body}`);
 }
 
-/**
- * Writes an error answer on a socket Node gave no response for, then ends it: after the answers to the
- * requests before it on the connection, never in their place (connection.ts). A request Fastify had begun
- * (its body broke off or came too slowly) keeps its id, and its log says how it ended.
- */
+/** Answers on a socket Node gave no response for, after the answers before it (connection.ts), and ends it. */
 function refuse(app: FastifyInstance, socket: Socket, status: number, message: string, requestId?: string, more?: Record<string, string>) {
   refuseAfterAnswers(app, socket, (refused) => {
     if (!socket.writable) return void socket.destroy();
+    // A request Fastify had begun (its body broke off or came too slowly): its log says how it ended.
     refused?.log.info({ res: { statusCode: status } }, `request refused: ${message}`);
     sendError(socket, status, message, refused?.id ?? requestId, more);
   });
@@ -143,11 +140,9 @@ export default fp(
       if (status === 403 && !isPublicError(error)) return sendError(reply, 404, nothingAt(request.method, request.url.split('?')[0]!));
       // A refusal to retry later (a write past the lock's bound, a shed request) is not a fault of ours, but
       // an operator must see it: a warning, with the request id (the request's logger adds it).
-      if (status === 503 && (isPublicError(error) || typeof retryAfter === 'number')) {
+      if (status === 503 && (isPublicError(error) || typeof retryAfter === 'number'))
         request.log.warn({ code: error.code, retryAfter }, `answered 503: ${error.message}`);
-        return sendError(reply, 503, frameworkMessage(error, request));
-      }
-      if (status >= 500 && !isPublicError(error)) {
+      else if (status >= 500 && !isPublicError(error)) {
         request.log.error({ err: error }, 'request failed');
         const message = `Something went wrong on our side; it is logged as request ${request.id}. Please retry.`;
         return sendError(reply, status === 503 ? 503 : 500, message);

@@ -44,20 +44,10 @@ function refuseIfDue(connection: Connection): void {
   refuse();
 }
 
-/** The next request of the connection goes on. */
-function next(connection: Connection): void {
-  const turn = connection.waiting.shift();
-  connection.current = turn?.request;
-  turn?.go();
-  refuseIfDue(connection);
-}
-
 /**
- * Sends `refuse` (an answer to bytes that are not HTTP, or to a request too slow to arrive: answers.ts)
- * only after the answers of the requests that arrived before it on this socket: in their place, it would
- * tell a client that a write it made had changed nothing. The socket reads nothing meanwhile; a second
- * refusal of the same socket is dropped. `refuse` is given the request it refuses when Fastify had begun
- * it (its body broke off or came too slowly), so the answer carries its id.
+ * Sends `refuse` (answers.ts) only after the answers of the requests that arrived before it on this socket: in their
+ * place, it would tell a client that a write it made had changed nothing. The socket reads nothing meanwhile; a second
+ * refusal of the same socket is dropped. `refuse` is given the request it refuses when Fastify had begun it.
  */
 export function refuseAfterAnswers(app: FastifyInstance, socket: net.Socket, refuse: (refused: FastifyRequest | undefined) => void): void {
   const connection = app.connections.open.get(socket);
@@ -79,7 +69,7 @@ export const ACCEPT_SOCKETS = 256;
  * less than a burst of 1,000 clients: the kernel then drops the rest's SYNs, which come again only after
  * 1 s, 3 s, 7 s. Linux caps it at net.core.somaxconn (4096 since 5.4).
  */
-export const LISTEN_BACKLOG = 4096;
+const LISTEN_BACKLOG = 4096;
 /** Where Node offers SO_REUSEPORT (its `reusePort` listen option); elsewhere (macOS, Windows) one socket. */
 const REUSE_PORT = ['linux', 'freebsd', 'dragonfly', 'sunos', 'aix'].includes(process.platform);
 
@@ -88,13 +78,10 @@ const bind = (server: net.Server, options: net.ListenOptions) =>
 const closeAll = (servers: net.Server[]) => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
 
 /**
- * The API's listen, on ACCEPT_SOCKETS sockets where the platform has SO_REUSEPORT, so that a loaded server still
- * accepts new connections promptly. Node accepts one connection per listening socket per turn of its event loop
- * (libuv/libuv#3696), and a turn under load lasts 100 ms or more: with 1,000 clients some waited 10 s in the
- * kernel's queue (`npm run bench:overload`; docs/benchmarks.md). With SO_REUSEPORT the kernel spreads new
- * connections over the sockets, each accepting one a turn and handing it to the one HTTP server through its
- * 'connection' event, as Node documents. With it a second process of this user could bind the port too and
- * quietly take a share of the connections, so a plain bind comes first: a port in use is refused, as with one socket.
+ * The API's listen, on ACCEPT_SOCKETS sockets where the platform has SO_REUSEPORT, so that a loaded server still accepts
+ * promptly: Node accepts one connection per listening socket per turn of its event loop (libuv/libuv#3696;
+ * docs/benchmarks.md). The kernel spreads new connections over the sockets, each handing its own to the one HTTP server's
+ * 'connection' event. SO_REUSEPORT would let another process of this user share the port, so a plain bind comes first.
  */
 export async function listenOnAcceptSockets(app: FastifyInstance, host: string, port: number): Promise<void> {
   const probe = net.createServer();
@@ -151,7 +138,12 @@ export default fp(
     // The answer is sent: the next request of the connection goes on.
     app.addHook('onResponse', (request, _reply, done) => {
       const connection = open.get(request.raw.socket);
-      if (connection !== undefined) next(connection);
+      if (connection !== undefined) {
+        const turn = connection.waiting.shift();
+        connection.current = turn?.request;
+        turn?.go();
+        refuseIfDue(connection);
+      }
       done();
     });
     // The client has gone: nothing more will be answered on this connection; let the rest end too.
@@ -166,11 +158,9 @@ export default fp(
 
     /**
      * At close, connections that hold no request in progress are closed at once and a body still arriving gets
-     * BODY_GRACE_MS, so neither can hold the close up; a request in flight finishes, its answer saying
-     * `Connection: close`. Fastify's own close (forceCloseConnections 'idle', server.close()) closes only what
-     * Node counts as idle: a silent connection, half a header block and half a body were all still open 3 s
-     * after app.close() began (Fastify 5.12, Node 24), held until Node's request timeout; and Fastify marks
-     * `Connection: close` only on requests that arrive once the close has begun.
+     * BODY_GRACE_MS, so neither can hold the close up; a request in flight finishes, its answer saying `Connection: close`.
+     * Fastify's own close (forceCloseConnections 'idle') leaves what Node does not count as idle (a silent connection,
+     * half a header block or body) open until Node's request timeout, and marks only requests that arrive after it began.
      */
     app.addHook('preClose', async () => {
       closing = true;

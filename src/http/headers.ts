@@ -7,11 +7,9 @@ import fp from 'fastify-plugin';
 import { DuplicateAuthorization, DuplicateHost, MissingHost } from '../errors.js';
 
 /**
- * For answers to programs: OWASP's REST Security Cheat Sheet set for APIs plus helmet's Cross-Origin-Resource-Policy.
- * Helmet's headers that only steer how a browser runs a page (referrer, DNS prefetch, opener, XSS filter...) protect
- * nothing there, and each header costs about 0.5 us per response. Written out rather than computed: @fastify/helmet
- * builds helmet's middleware (parsing the policy) on every request, a tenth of the cost of a small GET, for headers
- * that depend on nothing in the request; test/http/edge.test.ts checks the set against helmet's.
+ * For answers to programs: OWASP's REST Security Cheat Sheet set for APIs plus helmet's Cross-Origin-Resource-Policy
+ * (helmet's headers that steer how a browser runs a page protect nothing there). Written out, as the docs' set is, because
+ * @fastify/helmet builds its middleware on every request; test/http/edge.test.ts checks both sets against helmet's.
  */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",

@@ -4,11 +4,11 @@
 import bearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { hashToken, looksLikeToken } from '../auth/tokens.js';
+import { hashToken, TOKEN } from '../auth/tokens.js';
 import { FailureLimit } from '../auth/failure-limiter.js';
 import { authFailures, rateLimited } from '../channels.js';
 import { inSeconds, InvalidAccessToken, InvalidToken, MissingToken, TooManyAuthFailures } from '../errors.js';
-import { policyField, writeLimitFields } from '../limits/ratelimit-fields.js';
+import { limitFields } from '../limits/ratelimit-fields.js';
 import type { OidcConfig } from '../config.js';
 import type { ProviderTokens } from '../auth/oidc/provider-tokens.js';
 
@@ -37,15 +37,11 @@ export default fp(
     // Only its 429 names this limit (RateLimit-Policy and RateLimit, with r=0): a 401 does not say how many
     // tries are left, which would tell a guesser how fast to go (draft-ietf-httpapi-ratelimit-headers-11,
     // section 8.2), and a client that fails to authenticate has a token to fix, not a pace to keep.
-    const policy = policyField('auth-failures', options.authFailuresPerMinute, 60);
+    const writeLimit = limitFields('auth-failures', options.authFailuresPerMinute, 60);
     // jose (about 15 MB) is imported only when an identity provider is configured.
     let providerTokens: ProviderTokens | undefined;
-    let looksLikeJwt = (_text: string) => false;
-    if (options.oidc !== undefined) {
-      const oidc = await import('../auth/oidc/provider-tokens.js');
-      providerTokens = new oidc.ProviderTokens(options.oidc, app.log);
-      looksLikeJwt = oidc.looksLikeJwt;
-    }
+    if (options.oidc !== undefined)
+      providerTokens = new (await import('../auth/oidc/provider-tokens.js')).ProviderTokens(options.oidc, app.log);
     app.decorateRequest('user', '');
     app.decorateRequest('tokenId', 0);
     app.decorateRequest('accessTokenProblem', '');
@@ -57,10 +53,14 @@ export default fp(
       verifyErrorLogLevel: 'info' as const,
       // Unknown and revoked tokens resolve false; a store fault rejects, and is answered as one (below).
       async auth(key: string, request: FastifyRequest): Promise<boolean> {
-        // pst_ tokens first, untouched; a provider's JWT only when one is configured.
-        if (!looksLikeToken(key))
-          return providerTokens !== undefined && looksLikeJwt(key) && (await providerToken(providerTokens, key, request));
-        const owner = await request.store.findToken(hashToken(key));
+        // pst_ tokens first, untouched; a provider's JWT only when one is configured (a 503 when it cannot be reached rejects).
+        let owner: { user: string; tokenId: number } | undefined;
+        if (TOKEN.test(key)) owner = await request.store.findToken(hashToken(key));
+        else if (providerTokens?.looksLikeJwt(key)) {
+          const verdict = await providerTokens.verify(key);
+          if ('problem' in verdict) request.accessTokenProblem = verdict.problem;
+          else owner = { user: verdict.owner, tokenId: PROVIDER_TOKEN_ID };
+        }
         if (owner === undefined) return false;
         request.user = owner.user;
         request.tokenId = owner.tokenId;
@@ -73,7 +73,7 @@ export default fp(
       const wait = await failures.blockedFor(request.ip);
       if (wait > 0) {
         reply.header('retry-after', wait);
-        writeLimitFields(reply, 'auth-failures', policy, 0, wait);
+        writeLimit(reply, 0, wait);
         if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'auth-failures' });
         throw new TooManyAuthFailures(inSeconds(wait));
       }
@@ -98,15 +98,3 @@ export default fp(
   },
   { name: 'auth', dependencies: ['store', 'shared-limits'] },
 );
-
-/** Authenticates the request as the provider user the token names; a 503 when the provider cannot be reached rejects. */
-async function providerToken(providerTokens: ProviderTokens, token: string, request: FastifyRequest): Promise<boolean> {
-  const verdict = await providerTokens.verify(token);
-  if ('problem' in verdict) {
-    request.accessTokenProblem = verdict.problem;
-    return false;
-  }
-  request.user = verdict.owner;
-  request.tokenId = PROVIDER_TOKEN_ID;
-  return true;
-}

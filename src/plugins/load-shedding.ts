@@ -12,8 +12,7 @@ const SAMPLE_INTERVAL_MS = 1000;
 const RETRY_AFTER_SECONDS = 2;
 /**
  * Shedding starts two measures after the server listens: the first may still cover the start-up (loading
- * modules, opening the database, compiling schemas), whose delay is not load. Without this grace a process
- * started beside four busy loops shed its first request in 5 starts of 8. An app that never listens
+ * modules, opening the database, compiling schemas), whose delay is not load. An app that never listens
  * (app.inject) never sheds.
  */
 export const START_GRACE_MS = 2 * SAMPLE_INTERVAL_MS;

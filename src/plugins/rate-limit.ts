@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { inSeconds, retryLater, TooManyRequests } from '../errors.js';
-import { policyField, writeLimitFields } from '../limits/ratelimit-fields.js';
+import { limitFields } from '../limits/ratelimit-fields.js';
 import { rateLimited } from '../channels.js';
 import { PROVIDER_TOKEN_ID } from './auth.js';
 
@@ -14,10 +14,8 @@ const WINDOW_MS = 60_000;
 export default fp(
   async function tokenRateLimit(app: FastifyInstance, options: { perMinute: number }) {
     if (options.perMinute === 0) return;
-    // The plugin writes only its own x-ratelimit-* fields (or, with enableDraftSpec, an older draft's
-    // RateLimit-Limit/-Remaining/-Reset), so its per-route hook is off (`global: false`) and this scope's
-    // one hook asks it for the count (createRateLimit) and writes the current draft's fields: the same
-    // store call per request as the plugin's own hook, plus two header strings.
+    // The plugin writes only x-ratelimit-* fields or an older draft's, so its own hook is off (`global: false`) and
+    // this scope's one hook asks it for the count (createRateLimit) and writes the current draft's fields.
     await app.register(rateLimit, {
       global: false,
       max: options.perMinute,
@@ -29,7 +27,7 @@ export default fp(
       ...(app.sharedCounters && { store: app.sharedCounters.tokenStore() }),
     });
     const count = app.createRateLimit();
-    const policy = policyField('per-token', options.perMinute, WINDOW_MS / 1000);
+    const writeLimit = limitFields('per-token', options.perMinute, WINDOW_MS / 1000);
     app.addHook('onRequest', async (request, reply) => {
       let limit;
       try {
@@ -40,7 +38,7 @@ export default fp(
         return;
       }
       if (limit.isAllowed) return;
-      writeLimitFields(reply, 'per-token', policy, limit.remaining, limit.ttlInSeconds);
+      writeLimit(reply, limit.remaining, limit.ttlInSeconds);
       if (!limit.isExceeded) return;
       if (rateLimited.hasSubscribers) rateLimited.publish({ limit: 'token' });
       throw retryLater(new TooManyRequests(inSeconds(limit.ttlInSeconds)), limit.ttlInSeconds);

@@ -7,8 +7,7 @@ import { parse } from 'yaml';
 import { buildTestApp, inject } from '../helpers/app.js';
 import { projectRoot } from '../helpers/paths.js';
 import { PLACEHOLDER_URL } from '../../src/contract/served-contract.js';
-import { DOCUMENT_SECURITY_HEADERS } from '../../src/plugins/docs-headers.js';
-import { DOCS_REDIRECT_PATH } from '../../src/auth/oidc/docs-sign-in.js';
+import { DOCS_REDIRECT_PATH, DOCUMENT_SECURITY_HEADERS } from '../../src/plugins/docs.js';
 import { OIDC_DEFAULTS } from '../../src/config.js';
 
 const yamlText = readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8');

@@ -6,7 +6,7 @@ import Fastify from 'fastify';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { API_SECURITY_HEADERS, requestIdOf } from '../../src/http/headers.js';
-import { DOCUMENT_SECURITY_HEADERS } from '../../src/plugins/docs-headers.js';
+import { DOCUMENT_SECURITY_HEADERS } from '../../src/plugins/docs.js';
 import { bearer, buildTestApp, inject, testConfig, tokenFor } from '../helpers/app.js';
 import { checkResponse } from '../helpers/contract.js';
 import { parseAnswers, pipeline, type Answer } from '../helpers/pipeline.js';

@@ -6,22 +6,18 @@ import { inSeconds, ProviderUnavailable, retryLater } from '../../errors.js';
 import { discoveryUrl, type OidcConfig } from '../../config.js';
 
 /** Asymmetric signatures only: `none` and HMAC (HS*) are refused before any key is looked up. */
-export const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 /** The compact JWS form: three base64url parts (the third is empty for `alg: none`, which jose then refuses). */
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 /** OpenID Connect Core 1.0, 2: a `sub` is at most 255 ASCII characters; other claims are held to the same. */
 const MAX_USER_LENGTH = 255;
 const FETCH_TIMEOUT_MS = 5000;
 /** The same words for every failed check, so a caller learns nothing about which one failed. */
-export const INVALID_TOKEN = 'The access token is invalid or expired';
+const INVALID_TOKEN = 'The access token is invalid or expired';
 /** Provider users never share a name with CLI users, whose names cannot contain ':' (auth/tokens.ts). */
-export const OWNER_PREFIX = 'oidc:';
+const OWNER_PREFIX = 'oidc:';
 
-export type Verdict = { owner: string } | { problem: string };
-
-export function looksLikeJwt(text: string): boolean {
-  return JWT.test(text);
-}
+type Verdict = { owner: string } | { problem: string };
 
 /**
  * The provider's discovery document, checked (OpenID Connect Discovery 1.0): an error says the real cause,
@@ -32,18 +28,15 @@ export async function discover(
   fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch,
 ): Promise<{ issuer: string; jwks_uri: string }> {
   const url = discoveryUrl(issuer);
-  let response: Response;
-  try {
-    response = await fetcher(url, {
-      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      redirect: 'manual',
-      headers: { accept: 'application/json' },
-    });
-  } catch (error) {
+  const response = await fetcher(url, {
+    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    redirect: 'manual',
+    headers: { accept: 'application/json' },
+  }).catch((error: unknown) => {
     if (error instanceof ProviderUnavailable) throw error;
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : (error as Error).message;
     throw new Error(`${url} cannot be reached: ${cause}`, { cause: error });
-  }
+  });
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}, not 200`);
   const text = await response.text();
   let metadata: { issuer?: unknown; jwks_uri?: unknown };
@@ -64,16 +57,18 @@ export async function discover(
 }
 
 export class ProviderTokens {
-  readonly #config: OidcConfig;
-  readonly #log: FastifyBaseLogger;
   #keys: JWTVerifyGetKey | undefined;
   #discovering: Promise<JWTVerifyGetKey> | undefined;
   /** Until when the provider is not asked again after it could not be reached. */
   #unreachableUntil = 0;
 
-  constructor(config: OidcConfig, log: FastifyBaseLogger) {
-    this.#config = config;
-    this.#log = log;
+  constructor(
+    private readonly config: OidcConfig,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  looksLikeJwt(text: string): boolean {
+    return JWT.test(text);
   }
 
   /**
@@ -81,7 +76,7 @@ export class ProviderTokens {
    * Throws ProviderUnavailable (503) when the provider's keys are needed but cannot be had.
    */
   async verify(token: string): Promise<Verdict> {
-    const { issuer, audience, clockToleranceSeconds, userClaim } = this.#config;
+    const { issuer, audience, clockToleranceSeconds, userClaim } = this.config;
     let claims: Record<string, unknown>;
     try {
       ({ payload: claims } = await jwtVerify(token, this.#key, {
@@ -123,17 +118,14 @@ export class ProviderTokens {
   }
 
   async #discover(): Promise<JWTVerifyGetKey> {
-    let metadata: { jwks_uri: string };
-    try {
-      metadata = await discover(this.#config.issuer, this.#fetch);
-    } catch (error) {
+    const metadata = await discover(this.config.issuer, this.#fetch).catch((error: unknown) => {
       throw this.#unreachable(error);
-    }
+    });
     // jose caches the keys, fetches them again when a token names an unknown key (at most once a cooldown:
     // key rotation) and when the cache is older than its max age.
     this.#keys = createRemoteJWKSet(new URL(metadata.jwks_uri), {
-      cooldownDuration: this.#config.jwksCooldownMs,
-      cacheMaxAge: this.#config.jwksMaxAgeMs,
+      cooldownDuration: this.config.jwksCooldownMs,
+      cacheMaxAge: this.config.jwksMaxAgeMs,
       timeoutDuration: FETCH_TIMEOUT_MS,
       [customFetch]: this.#fetch,
     });
@@ -150,7 +142,7 @@ export class ProviderTokens {
   /** The 503 to answer; the first failure after a success is logged with its reason, which the caller is not told. */
   #unreachable(error: unknown): Error {
     if (error instanceof ProviderUnavailable) return error;
-    const seconds = this.#config.unreachableRetrySeconds;
+    const seconds = this.config.unreachableRetrySeconds;
     this.#unreachableUntil = Date.now() + seconds * 1000;
     const reason =
       error instanceof Error
@@ -158,8 +150,8 @@ export class ProviderTokens {
           ? `${error.message}: ${error.cause.message}`
           : error.message
         : String(error);
-    this.#log.warn(
-      { issuer: this.#config.issuer, reason },
+    this.log.warn(
+      { issuer: this.config.issuer, reason },
       'the OpenID provider cannot be used, for the reason logged; provider access tokens answer 503 until it can',
     );
     return retryLater(new ProviderUnavailable(inSeconds(seconds)), seconds);

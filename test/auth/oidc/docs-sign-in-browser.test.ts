@@ -8,7 +8,7 @@ import { listen } from '../../helpers/checked-fetch.js';
 import { liveStatus, offsite, openPage, skipReason, WAIT, watch } from '../../helpers/chromium.js';
 import { DOCS_CLIENT, oidcSettings, startProvider } from '../../helpers/oidc-provider.js';
 import { projectRoot } from '../../helpers/paths.js';
-import { DOCS_REDIRECT_PATH } from '../../../src/auth/oidc/docs-sign-in.js';
+import { DOCS_REDIRECT_PATH } from '../../../src/plugins/docs.js';
 
 const skip = skipReason();
 if (skip !== undefined) {
