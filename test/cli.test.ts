@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { createToken } from '../src/auth/tokens.js';
+import { databaseSettings } from '../src/database-settings.js';
 import { openStore } from '../src/store/open-store.js';
 import { fetchChecked, tempDir } from './helpers/app.js';
 import { freshStore, onlyOn, storeKind } from './helpers/store-under-test.js';
@@ -113,9 +114,9 @@ t.test('token create --expires-in and --expires-at; token list shows expiry, sta
 });
 
 t.test('a token whose expiry has passed is listed as expired', async (t) => {
-  const { env, config } = await freshStore(t);
+  const { env } = await freshStore(t);
   // Made through the store, in the past: the CLI refuses a lifetime under a minute, and a test does not wait one out.
-  const store = await openStore({ databasePath: '', ...config });
+  const store = await openStore(databaseSettings(env));
   await createToken(store, 'alice', new Date(Date.now() - 1000));
   await store.close();
   const listed = await runCli(['token', 'list'], env);

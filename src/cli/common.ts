@@ -1,10 +1,8 @@
-// What the `plant-store` commands share: the usage error, the announced opening of the configured database, and stdout writes that report failure.
+// What the `plant-store` commands share: the announced opening of the configured database, and stdout writes that report failure.
 import { databaseSettings } from '../database-settings.js';
 import { describeDatabase } from '../store/describe-database.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/plant-store.js';
-
-export { UsageError } from './usage-error.js';
 
 /**
  * Runs `use` on the configured store, then closes it. Opening says first on stderr which database that is: run from another

@@ -6,7 +6,8 @@ import { copyRows } from '../store/copy-rows.js';
 import { describeDatabase } from '../store/describe-database.js';
 import { postgresSource, postgresTarget } from '../store/postgres/copy-rows.js';
 import { sqliteSource, sqliteTarget } from '../store/sqlite/copy-rows.js';
-import { UsageError, writeOut } from './common.js';
+import { writeOut } from './common.js';
+import { UsageError } from './usage-error.js';
 
 const isPostgresUrl = (text: string) => /^postgres(ql)?:\/\//i.test(text);
 

@@ -1,24 +1,19 @@
 // Chooses the store the configuration names: PostgreSQL when DATABASE_URL is set, else the SQLite file.
-import type { Config } from '../config.js';
+import type { DatabaseSettings } from '../database-settings.js';
 import type { Store, StoreLog } from './plant-store.js';
-
-type StoreConfig = Pick<Config, 'databasePath'> &
-  Partial<Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseTimeoutMs' | 'writeLockTimeoutMs'>>;
 
 /**
  * Each store's driver is imported only when it is the one configured: pg alone holds about 10 MB. Migrations
  * applied, and the backup SQLite's take first, are logged to `log`.
  */
-export async function openStore(config: StoreConfig, log?: StoreLog): Promise<Store> {
+export async function openStore(config: DatabaseSettings, log?: StoreLog): Promise<Store> {
   if (config.databaseUrl !== undefined) {
     const { PostgresStore } = await import('./postgres/postgres-store.js');
-    const settings = { url: config.databaseUrl, poolSize: config.databasePoolSize ?? 10, timeoutMs: config.databaseTimeoutMs ?? 5000 };
-    return PostgresStore.open(settings, log);
+    return PostgresStore.open({ url: config.databaseUrl, poolSize: config.databasePoolSize, timeoutMs: config.databaseTimeoutMs }, log);
   }
   const { SqliteStore } = await import('./sqlite/sqlite-store.js');
   const { backupBeforeMigrating } = await import('./sqlite/backup.js');
-  const { refuseRemains } = await import('./sqlite/database.js');
-  refuseRemains(config.databasePath);
+  // Without the file (the remains of a deleted one included) it backs up nothing; opening then refuses the remains.
   await backupBeforeMigrating(config.databasePath, log);
   return new SqliteStore(config.databasePath, { lockTimeoutMs: config.writeLockTimeoutMs, log });
 }

@@ -2,7 +2,7 @@
 // owners. Every statement runs through the engine (engine.ts), which says why answers are durable and fresh.
 import type { LRUCache } from 'lru-cache';
 import { PlantPage, rowsToRead, type PageJson } from '../../pagination/page.js';
-import type { PlantStore, Readiness, Store, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
+import type { AddResult, Readiness, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses } from '../token-uses.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { AFTER_SYNC, Engine, type EngineOptions } from './engine.js';
@@ -61,28 +61,6 @@ export class SqliteStore implements Store {
    */
   readonly #tokens = new Map<TokenHash, { owner: TokenOwner; expiresAt: number }>();
   #closing: Promise<void> | undefined;
-  /** One handle for every request: its reads run in the engine's rounds, whose look comes after they arrive (engine.ts). */
-  readonly #handle: PlantStore = {
-    findToken: (hash) => this.#engine.read((syncing) => this.#findToken(hash, syncing), 1, true),
-    listPlants: (owner, after, limit) =>
-      this.#engine.read((syncing) => this.#readPage(owner, after, limit, syncing), rowsToRead(limit), true),
-    addPlant: (owner, plant) => {
-      const tag = plant.tag ?? null;
-      return this.#engine.write(() => {
-        if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
-          this.#keepPagesBefore(owner, plant.id);
-          return 'created';
-        }
-        const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
-        return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
-      });
-    },
-    deletePlant: (owner, id) =>
-      this.#engine.write(() => {
-        this.#keepPagesBefore(owner, id, true);
-        return this.#sql.delete.run(owner, id).changes === 1;
-      }),
-  };
 
   constructor(path: string, options: Omit<EngineOptions, 'onForeignCommit'> = {}) {
     this.#db = openDatabase(path, options.log);
@@ -102,8 +80,32 @@ export class SqliteStore implements Store {
     );
   }
 
-  forRequest(): PlantStore {
-    return this.#handle;
+  // A request's reads run in the engine's rounds, whose look comes after they arrive (engine.ts).
+  findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
+    return this.#engine.read((syncing) => this.#findToken(hash, syncing), 1, true);
+  }
+
+  listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
+    return this.#engine.read((syncing) => this.#readPage(owner, after, limit, syncing), rowsToRead(limit), true);
+  }
+
+  addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
+    const tag = plant.tag ?? null;
+    return this.#engine.write(() => {
+      if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
+        this.#keepPagesBefore(owner, plant.id);
+        return 'created';
+      }
+      const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
+      return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
+    });
+  }
+
+  deletePlant(owner: string, id: bigint): Promise<boolean> {
+    return this.#engine.write(() => {
+      this.#keepPagesBefore(owner, id, true);
+      return this.#sql.delete.run(owner, id).changes === 1;
+    });
   }
 
   /**
