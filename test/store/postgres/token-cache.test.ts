@@ -142,6 +142,33 @@ t.test("this instance's own revocation is refused at once, also after a lookup i
   t.equal(first.tokens.lookups, lookups + 1, 'asked of the database');
 });
 
+t.test(
+  'an answer that arrives late is used only within 1 s of the revocation: entries are timed from when the lookup was sent',
+  onlyOn('postgres'),
+  async (t) => {
+    const { url, first, second } = await twoInstances(t);
+    const { id, token } = await createToken(first, 'ivan');
+    const hash = hashToken(token);
+    // A lookup that read the token before another process revoked it, and whose answer arrives only once the promise's
+    // second since the revocation has passed (a slow network, a paused process): the cache's own find with the store's
+    // query, read on a connection of the test's, so that the test decides when the answer arrives.
+    let read!: () => void;
+    let revokedAt = 0;
+    const wasRead = new Promise<void>((resolve) => (read = resolve));
+    const late = second.tokens.find(hash, async () => {
+      const { rows } = await adminQuery(url, `SELECT user_name FROM tokens WHERE id = ${id} AND revoked_at IS NULL`);
+      read();
+      await until(t, 'a second after the revocation', () => revokedAt > 0 && performance.now() - revokedAt > BOUND_MS);
+      return rows.length === 1 ? { owner: { tokenId: id, user: rows[0].user_name as string }, expiresInMs: null } : undefined;
+    });
+    await wasRead;
+    await adminQuery(url, `UPDATE tokens SET revoked_at = now() WHERE id = ${id}`);
+    revokedAt = performance.now();
+    t.same(await late, { tokenId: id, user: 'ivan' }, 'the late answer says what was read before the revocation');
+    t.equal(await second.findToken(hash), undefined, 'but the next request, more than 1 s after the revocation, is refused');
+  },
+);
+
 t.test('an instance that lost its connection does not honour a token revoked meanwhile', onlyOn('postgres'), async (t) => {
   const { url, first, second } = await twoInstances(t);
   const { id, token } = await createToken(first, 'erin');
