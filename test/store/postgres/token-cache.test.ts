@@ -26,8 +26,8 @@ async function twoInstances(t: Test) {
   return { url, first: await open(), second: await open() };
 }
 
-/** Polls until `done` holds; resolves how long that took (ms), or fails the test after GIVE_UP_MS. */
-async function until(t: Test, what: string, done: () => Promise<boolean> | boolean): Promise<number> {
+/** Polls until `done` holds, or fails the test after GIVE_UP_MS. */
+async function until(t: Test, what: string, done: () => Promise<boolean> | boolean): Promise<void> {
   const started = performance.now();
   while (!(await done())) {
     if (performance.now() - started > GIVE_UP_MS) {
@@ -36,7 +36,6 @@ async function until(t: Test, what: string, done: () => Promise<boolean> | boole
     }
     await sleep(2);
   }
-  return performance.now() - started;
 }
 
 /** Looks the token up until the store answers from its cache: found, with no lookup sent to the database. */
@@ -48,9 +47,21 @@ async function cachedIn(t: Test, store: PostgresStore, token: string): Promise<v
   });
 }
 
-/** Polls until the store refuses the token; resolves how long that took (ms), from the call. */
-function refusedBy(t: Test, store: PostgresStore, token: string, what: string): Promise<number> {
-  return until(t, what, async () => (await store.findToken(hashToken(token))) === undefined);
+/**
+ * Asks the store until it refuses the token, from the call on: just after the revocation's commit. Resolves when the
+ * last request that still accepted the token was sent, in ms after the call (0: none). The promise (DECISIONS.md) is
+ * that none sent 1 s after the commit is: measured at the send, so a slow answer on a busy machine does not count.
+ */
+async function lastAccepted(t: Test, store: PostgresStore, token: string, what: string): Promise<number> {
+  const committed = performance.now();
+  let last = 0;
+  await until(t, what, async () => {
+    const sent = performance.now() - committed;
+    const refused = (await store.findToken(hashToken(token))) === undefined;
+    if (!refused) last = sent;
+    return refused;
+  });
+  return last;
 }
 
 t.test('a token revoked by one instance, or by another process, is refused by the other within 1 s', onlyOn('postgres'), async (t) => {
@@ -59,8 +70,8 @@ t.test('a token revoked by one instance, or by another process, is refused by th
   await cachedIn(t, second, viaStore.token);
   t.ok(await first.revokeToken(viaStore.id)); // answered once committed: the times below are from the commit on
   t.equal(await first.findToken(hashToken(viaStore.token)), undefined, 'the revoking instance refuses it at once');
-  const took = await refusedBy(t, second, viaStore.token, 'refused by the second instance');
-  t.ok(took <= BOUND_MS, `refused by the second instance ${took.toFixed(1)} ms after the revocation committed`);
+  const last = await lastAccepted(t, second, viaStore.token, 'refused by the second instance');
+  t.ok(last < BOUND_MS, `refused by the second instance: accepted last by a request sent ${last.toFixed(1)} ms after the commit`);
 
   // As `plant-store token revoke` does: a process that caches nothing, on its own connection.
   const viaCli = await createToken(first, 'bob');
@@ -68,16 +79,16 @@ t.test('a token revoked by one instance, or by another process, is refused by th
   await cachedIn(t, second, viaCli.token);
   await adminQuery(url, `UPDATE tokens SET revoked_at = now() WHERE id = ${viaCli.id}`);
   const [byFirst, bySecond] = await Promise.all(
-    [first, second].map((store) => refusedBy(t, store, viaCli.token, 'refused after a revocation by another process')),
+    [first, second].map((store) => lastAccepted(t, store, viaCli.token, 'refused after a revocation by another process')),
   );
-  t.ok(byFirst! <= BOUND_MS && bySecond! <= BOUND_MS, `refused ${byFirst!.toFixed(1)} and ${bySecond!.toFixed(1)} ms after the commit`);
+  t.ok(byFirst! < BOUND_MS && bySecond! < BOUND_MS, `accepted last ${byFirst!.toFixed(1)} and ${bySecond!.toFixed(1)} ms after the commit`);
 
   // A token whose expiry another process moves to the past is also dropped.
   const shortened = await createToken(first, 'carol');
   await cachedIn(t, second, shortened.token);
   await adminQuery(url, `UPDATE tokens SET expires_at = now() WHERE id = ${shortened.id}`);
-  const expiredIn = await refusedBy(t, second, shortened.token, 'refused once expired by an update');
-  t.ok(expiredIn <= BOUND_MS, `refused ${expiredIn.toFixed(1)} ms after its expiry was moved`);
+  const expiredIn = await lastAccepted(t, second, shortened.token, 'refused once expired by an update');
+  t.ok(expiredIn < BOUND_MS, `accepted last ${expiredIn.toFixed(1)} ms after its expiry was moved, then refused`);
 });
 
 t.test(
@@ -191,15 +202,19 @@ t.test('an instance that lost its connection does not honour a token revoked mea
     `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
   );
   await admin.query(`UPDATE tokens SET revoked_at = now() WHERE id = ${id}`);
+  const committed = performance.now();
   let during = '';
-  const took = await until(t, 'not honoured while disconnected', async () => {
+  let last = 0;
+  await until(t, 'not honoured while disconnected', async () => {
+    const sent = performance.now() - committed;
     during = await second.findToken(hashToken(token)).then(
       (owner) => (owner === undefined ? 'refused' : `honoured for ${owner.user}`),
       () => 'failed, as the database is unreachable',
     );
+    if (during.startsWith('honoured')) last = sent;
     return !during.startsWith('honoured');
   });
-  t.ok(took <= BOUND_MS, `not honoured ${took.toFixed(1)} ms after the revocation, while disconnected: ${during}`);
+  t.ok(last < BOUND_MS, `honoured last by a request sent ${last.toFixed(1)} ms after the revocation; then, disconnected: ${during}`);
 
   await server.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
   await until(t, 'the second instance reaches the database again', async () => {
