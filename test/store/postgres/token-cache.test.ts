@@ -7,6 +7,7 @@ import { createToken, hashToken } from '../../../src/auth/tokens.js';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { MAX_ENTRIES } from '../../../src/store/postgres/token-cache.js';
 import { adminQuery } from '../../helpers/postgres-database.js';
+import { lastNotRefused } from '../../helpers/until.js';
 import { freshStore, onlyOn } from '../../helpers/store-under-test.js';
 
 type Test = Parameters<typeof freshStore>[0];
@@ -47,21 +48,9 @@ async function cachedIn(t: Test, store: PostgresStore, token: string): Promise<v
   });
 }
 
-/**
- * Asks the store until it refuses the token, from the call on: just after the revocation's commit. Resolves when the
- * last request that still accepted the token was sent, in ms after the call (0: none). The promise (DECISIONS.md) is
- * that none sent 1 s after the commit is: measured at the send, so a slow answer on a busy machine does not count.
- */
-async function lastAccepted(t: Test, store: PostgresStore, token: string, what: string): Promise<number> {
-  const committed = performance.now();
-  let last = 0;
-  await until(t, what, async () => {
-    const sent = performance.now() - committed;
-    const refused = (await store.findToken(hashToken(token))) === undefined;
-    if (!refused) last = sent;
-    return refused;
-  });
-  return last;
+/** Asks the store until it refuses the token, from just after a commit; resolves when the last request that accepted it was sent. */
+function lastAccepted(store: PostgresStore, token: string, what: string): Promise<number> {
+  return lastNotRefused(async () => (await store.findToken(hashToken(token))) === undefined, GIVE_UP_MS, what);
 }
 
 t.test('a token revoked by one instance, or by another process, is refused by the other within 1 s', onlyOn('postgres'), async (t) => {
@@ -70,7 +59,7 @@ t.test('a token revoked by one instance, or by another process, is refused by th
   await cachedIn(t, second, viaStore.token);
   t.ok(await first.revokeToken(viaStore.id)); // answered once committed: the times below are from the commit on
   t.equal(await first.findToken(hashToken(viaStore.token)), undefined, 'the revoking instance refuses it at once');
-  const last = await lastAccepted(t, second, viaStore.token, 'refused by the second instance');
+  const last = await lastAccepted(second, viaStore.token, 'refused by the second instance');
   t.ok(last < BOUND_MS, `refused by the second instance: accepted last by a request sent ${last.toFixed(1)} ms after the commit`);
 
   // As `plant-store token revoke` does: a process that caches nothing, on its own connection.
@@ -79,7 +68,7 @@ t.test('a token revoked by one instance, or by another process, is refused by th
   await cachedIn(t, second, viaCli.token);
   await adminQuery(url, `UPDATE tokens SET revoked_at = now() WHERE id = ${viaCli.id}`);
   const [byFirst, bySecond] = await Promise.all(
-    [first, second].map((store) => lastAccepted(t, store, viaCli.token, 'refused after a revocation by another process')),
+    [first, second].map((store) => lastAccepted(store, viaCli.token, 'refused after a revocation by another process')),
   );
   t.ok(byFirst! < BOUND_MS && bySecond! < BOUND_MS, `accepted last ${byFirst!.toFixed(1)} and ${bySecond!.toFixed(1)} ms after the commit`);
 
@@ -87,7 +76,7 @@ t.test('a token revoked by one instance, or by another process, is refused by th
   const shortened = await createToken(first, 'carol');
   await cachedIn(t, second, shortened.token);
   await adminQuery(url, `UPDATE tokens SET expires_at = now() WHERE id = ${shortened.id}`);
-  const expiredIn = await lastAccepted(t, second, shortened.token, 'refused once expired by an update');
+  const expiredIn = await lastAccepted(second, shortened.token, 'refused once expired by an update');
   t.ok(expiredIn < BOUND_MS, `accepted last ${expiredIn.toFixed(1)} ms after its expiry was moved, then refused`);
 });
 
