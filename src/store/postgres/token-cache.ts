@@ -10,7 +10,7 @@ import type { TokenHash, TokenOwner } from '../plant-store.js';
  * request rates where the cache matters.
  */
 const ENTRY_MS = 900;
-/** Entries are few as they live under a second; the bound holds them below a few MB even when many tokens are in use. */
+/** The most owners held (an ended one goes when asked for again, or as the oldest): a few MB, however many tokens are used. */
 export const MAX_ENTRIES = 10_000;
 
 /** What the database says about a token: its owner, and how long until it expires by its clock (null: never). */
@@ -27,6 +27,7 @@ export class TokenCache {
   /** Lookups sent to the database: tests read it. */
   lookups = 0;
 
+  /** Owners held, ended or not: tests read it. */
   get size(): number {
     return this.#entries.size;
   }
