@@ -138,7 +138,7 @@ export function scenarios(big: DataSet, small: DataSet, postgresRows: number): S
     {
       id: 'postgres-get-first-page',
       title: 'PostgreSQL: GET /plants?limit=20',
-      about: `The first page of the bench user, in ${postgresTable}. On PostgreSQL a request makes one round trip, for the page: each instance caches token owners, kept true across instances by LISTEN/NOTIFY.`,
+      about: `The first page of the bench user, in ${postgresTable}. On PostgreSQL a request makes one round trip, for the page: each instance caches a token's owner for under a second, so a token in use costs one lookup a second per instance.`,
       quick: true,
       servers: postgres,
       contestants: each(postgres, { plan: () => ({ kind: 'get', path: FIRST_PAGE }), rows: 20 }),

@@ -9,6 +9,7 @@ import { openStore } from '../src/store/open-store.js';
 import { fetchChecked, tempDir } from './helpers/app.js';
 import { freshStore, onlyOn, storeKind } from './helpers/store-under-test.js';
 import { projectRoot } from './helpers/paths.js';
+import { lastNotRefused } from './helpers/until.js';
 import { cliCommand, finished, freePort, runCli, startServer } from './helpers/process.js';
 
 t.test('token create, list and revoke, on a database that does not exist yet', async (t) => {
@@ -33,8 +34,14 @@ t.test('token create, list and revoke, on a database that does not exist yet', a
   t.equal((await fetchChecked(t, server.url, '/plants', auth)).status, 200);
   const revoked = await runCli(['token', 'revoke', '1'], env);
   t.equal(revoked.code, 0);
+  if (storeKind === 'postgres') {
+    // An instance caches a token's owner for under a second (token-cache.ts): refused within 1 s of the commit.
+    const status = async () => (await fetchChecked(t, server.url, '/plants', auth)).status === 401;
+    const last = await lastNotRefused(status, 10_000, 'the revoked token refused');
+    t.ok(last < 1000, `accepted last by a request sent ${last.toFixed(1)} ms after the revocation`);
+  }
   const refused = await fetchChecked(t, server.url, '/plants', auth);
-  t.equal(refused.status, 401, 'refused on its next request, without a restart');
+  t.equal(refused.status, 401, 'refused on its next request (PostgreSQL: within 1 s), without a restart');
   t.equal(refused.headers['www-authenticate'], 'Bearer realm="plant-store", error="invalid_token"');
   t.match((await runCli(['token', 'list'], env)).stdout, /1\talice\t\S+\trevoked \S+\tnever\t\S+\n/);
 });

@@ -7,6 +7,7 @@ import { fetchChecked, tempDir } from '../helpers/app.js';
 import { projectRoot } from '../helpers/paths.js';
 import { cliCommand, finished, runCli, startServer } from '../helpers/process.js';
 import { freshStore, storeKind } from '../helpers/store-under-test.js';
+import { lastNotRefused } from '../helpers/until.js';
 
 const TOKEN = /^pst_[A-Za-z0-9_-]{43}$/;
 
@@ -103,7 +104,7 @@ t.test('token list --user and --json: one JSON object a line, never a token or i
   }
 });
 
-t.test('token revoke --user revokes every active token of the user, says how many, and they fail at once', async (t) => {
+t.test('token revoke --user revokes every active token of the user, says how many, and they fail within 1 s', async (t) => {
   const { env } = await freshStore(t);
   const alice = (await runCli(['token', 'create', 'alice', '--count', '3'], env)).stdout.trimEnd().split('\n');
   const bob = (await runCli(['token', 'create', 'bob'], env)).stdout.trim();
@@ -116,7 +117,12 @@ t.test('token revoke --user revokes every active token of the user, says how man
   const revoked = await runCli(['token', 'revoke', '--user', 'alice'], env);
   t.equal(revoked.code, 0, revoked.stderr);
   t.match(revoked.stderr, /revoked 2 active tokens of alice\n$/, 'the one revoked before is not counted');
-  t.equal(await status(alice[2]!), 401, "alice's token fails on its next request");
+  if (storeKind === 'postgres') {
+    // An instance caches a token's owner for under a second (token-cache.ts): refused within 1 s of the commit.
+    const last = await lastNotRefused(async () => (await status(alice[2]!)) === 401, 10_000, "alice's token refused");
+    t.ok(last < 1000, `accepted last by a request sent ${last.toFixed(1)} ms after the revocation`);
+  }
+  t.equal(await status(alice[2]!), 401, "alice's token fails on its next request (PostgreSQL: within 1 s)");
   t.equal(await status(bob), 200, "bob's still works");
   t.match((await runCli(['token', 'revoke', '--user', 'alice'], env)).stderr, /revoked 0 active tokens of alice/);
   const states = (await runCli(['token', 'list', '--json'], env)).stdout

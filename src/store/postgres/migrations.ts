@@ -23,8 +23,10 @@ export const migrations: readonly string[] = [
   // Nullable columns without a default: PostgreSQL adds them without rewriting the table.
   `ALTER TABLE tokens ADD COLUMN expires_at TIMESTAMPTZ, ADD COLUMN last_used_at TIMESTAMPTZ`,
   // 4: every change to a token that can change who it authenticates notifies, in the changing
-  // transaction, the instances that cache tokens (token-cache.ts): any process that changes a token,
-  // the CLI included, notifies. last_used_at is left out: it changes often and decides nothing.
+  // transaction, the instances that cache tokens: any process that changes a token, the CLI included,
+  // notifies. last_used_at is left out: it changes often and decides nothing. Nothing of this version
+  // listens any more (token-cache.ts keeps an owner under a second instead); the trigger stays, as
+  // migrations are history and, during a rolling upgrade, older instances still listen for it.
   `CREATE FUNCTION plant_store_token_changed() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
      IF TG_OP = 'TRUNCATE' THEN

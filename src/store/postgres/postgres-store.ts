@@ -5,7 +5,7 @@ import { queryTimes, type QueryTime } from '../../channels.js';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
 import type { AddResult, Readiness, Store, StoredPlant, StoreLog, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses } from '../token-uses.js';
-import { migrate, newClient, openPool, type PoolSettings } from './database.js';
+import { migrate, openPool, type PoolSettings } from './database.js';
 import { TokenCache } from './token-cache.js';
 
 /** A time column as ISO 8601 UTC text to the millisecond, the form SQLite stores. */
@@ -76,18 +76,15 @@ export class PostgresStore implements Store {
   /** The creates of this turn, not sent yet. */
   readonly #unsentCreates: Create[] = [];
   #closing: Promise<void> | undefined;
+  /** Token owners, so that a request makes one round trip in the common case: the page, or the write. */
+  readonly tokens = new TokenCache();
 
-  /** `tokens`: token owners, so that a request makes one round trip: the page, or the write. */
-  private constructor(
-    readonly pool: pg.Pool,
-    readonly tokens: TokenCache,
-  ) {}
+  private constructor(readonly pool: pg.Pool) {}
 
   /** Opens the pool and applies pending migrations before the store is used. */
   static async open(settings: PoolSettings, log?: StoreLog): Promise<PostgresStore> {
     const durable = await migrate(settings, undefined, log);
-    const listener = { query_timeout: settings.timeoutMs, keepAlive: true, application_name: 'plant-store listen' };
-    return new PostgresStore(openPool(settings, durable), new TokenCache(() => newClient(settings, listener)));
+    return new PostgresStore(openPool(settings, durable));
   }
 
   /**
@@ -212,13 +209,13 @@ export class PostgresStore implements Store {
 
   async revokeToken(id: number): Promise<boolean> {
     const revoked = (await this.#run('revokeToken', [id])).rowCount === 1;
-    this.tokens.forgetTokenId(id); // other instances learn it from the notification the revocation sends
+    this.tokens.forgetTokenId(id); // other instances' entries end within 1 s (token-cache.ts)
     return revoked;
   }
 
   async revokeUserTokens(user: string): Promise<number> {
     const { rows } = await this.#run<{ id: bigint }>('revokeUserTokens', [user]);
-    for (const row of rows) this.tokens.forgetTokenId(Number(row.id)); // other instances learn it from the notifications
+    for (const row of rows) this.tokens.forgetTokenId(Number(row.id));
     return rows.length;
   }
 
@@ -236,7 +233,6 @@ export class PostgresStore implements Store {
   close(): Promise<void> {
     return (this.#closing ??= (async () => {
       await this.#uses.close();
-      await this.tokens.close();
       if (!this.pool.ending) await this.pool.end();
     })());
   }
