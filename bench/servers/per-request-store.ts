@@ -3,7 +3,7 @@
 // last acknowledged writes). Plant Store never uses this; only the benchmark's comparison does.
 // Reads and tokens are Plant Store's own (SqliteStore on the same file): it sees these commits as
 // another connection's, at its next look.
-import type { AddResult, Store, StoredPlant } from '../../src/store/plant-store.js';
+import type { AddResult, PlantStore, Store, StoredPlant } from '../../src/store/plant-store.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
@@ -21,12 +21,18 @@ export function perRequestCommitStore(path: string): Store {
     const [name, existingTag] = findOne.get(owner, plant.id) as [string, string | null];
     return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
   });
+  const forRequest = (): PlantStore => {
+    const reads = store.forRequest();
+    return {
+      findToken: (hash) => reads.findToken(hash),
+      listPlants: (owner, after, limit) => reads.listPlants(owner, after, limit),
+      addPlant: async (owner, plant) => add.immediate(owner, plant),
+      deletePlant: async (owner, id) => remove.run(owner, id).changes === 1,
+    };
+  };
   return {
     kind: store.kind,
-    findToken: (hash) => store.findToken(hash),
-    listPlants: (owner, after, limit) => store.listPlants(owner, after, limit),
-    addPlant: async (owner, plant) => add.immediate(owner, plant),
-    deletePlant: async (owner, id) => remove.run(owner, id).changes === 1,
+    forRequest,
     addTokens: (user, hashes, expiresAt) => store.addTokens(user, hashes, expiresAt),
     listTokens: (user) => store.listTokens(user),
     revokeToken: (id) => store.revokeToken(id),

@@ -2,9 +2,9 @@
 // terminal (stderr), never in the JSON log stream; src/server.ts calls it only once the service listens.
 import type { Config } from '../config.js';
 import { createToken } from './tokens.js';
-import type { Store } from '../store/plant-store.js';
+import type { TokenStore } from '../store/plant-store.js';
 
-export async function printBootstrapToken(config: Config, store: Store) {
+export async function printBootstrapToken(config: Config, store: TokenStore) {
   if ((await store.countTokens()) > 0) return;
   if (!config.bootstrapToken) {
     // Nobody could call the API: say how to make the first token.

@@ -1,5 +1,5 @@
 // Token format and hashing: opaque random tokens, kept only as SHA-256 hashes.
-import type { Store, TokenHash } from '../store/plant-store.js';
+import type { TokenHash, TokenStore } from '../store/plant-store.js';
 // Node modules by getBuiltinModule, not `import`: their ESM facades load much of Node, a cost on every CLI start (docs/deploy.md, "Many tokens").
 const { hash, randomBytes } = process.getBuiltinModule('node:crypto');
 
@@ -15,14 +15,14 @@ export function hashToken(token: string): TokenHash {
 }
 
 /** `expiresAt`: when the token stops working; null (the default) for never. */
-export async function createToken(store: Store, user: string, expiresAt: Date | null = null): Promise<{ id: number; token: string }> {
+export async function createToken(store: TokenStore, user: string, expiresAt: Date | null = null): Promise<{ id: number; token: string }> {
   const { ids, tokens } = await createTokens(store, user, 1, expiresAt);
   return { id: ids[0]!, token: tokens[0]! };
 }
 
 /** `count` tokens for one user, added in one transaction (all or none), and their ids, ascending. */
 export async function createTokens(
-  store: Store,
+  store: TokenStore,
   user: string,
   count: number,
   expiresAt: Date | null = null,

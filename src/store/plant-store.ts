@@ -1,4 +1,4 @@
-// The storage interfaces, which SQLite and PostgreSQL each implement: what a request asks (PlantStore) and the app's store (Store).
+// The storage interfaces, which SQLite and PostgreSQL each implement: a request's handle (PlantStore) and the app's store (Store).
 import type { components } from '../../generated/types.js';
 import type { PlantPage } from '../pagination/page.js';
 
@@ -37,7 +37,7 @@ export interface TokenInfo {
 /** A store that cannot serve: its database does not answer, its disk is full, its file is damaged or was deleted or replaced. */
 export type Readiness = 'ready' | 'unreachable' | 'disk-full' | 'damaged' | 'file-gone';
 
-/** What a request asks of the store. Every answer reflects what any process had committed when the request arrived. */
+/** What a request asks of the store. */
 export interface PlantStore {
   /**
    * The owner of a token, by its hash; revoked and expired tokens are not found. Finding a token
@@ -52,10 +52,7 @@ export interface PlantStore {
   deletePlant(owner: string, id: bigint): Promise<boolean>;
 }
 
-/** The store the app holds: a request's calls go through request.store (plugins/store.ts). */
-export interface Store extends PlantStore {
-  /** Which database this is, as metrics and traces name it. */
-  readonly kind: 'sqlite' | 'postgres';
+export interface TokenStore {
   /**
    * Tokens of one user, in one transaction: all are added or none; their ids, ascending. `expiresAt`: when they stop
    * working; null (the default) for never.
@@ -67,6 +64,18 @@ export interface Store extends PlantStore {
   /** Revokes every active (neither revoked nor expired) token of `user`, in one transaction; how many. */
   revokeUserTokens(user: string): Promise<number>;
   countTokens(): Promise<number>;
+}
+
+/** The store the app holds: plants are read and written only through a handle (forRequest). */
+export interface Store extends TokenStore {
+  /** Which database this is, as metrics and traces name it. */
+  readonly kind: 'sqlite' | 'postgres';
+  /**
+   * The store for one request. Every answer reflects what any process had committed when the
+   * request arrived; a store that caches may check for commits by others once, at the handle's
+   * first read, instead of at every read.
+   */
+  forRequest(): PlantStore;
   /** 'ready', or why the store cannot serve now: /readyz says which (routes/health.ts). */
   readiness(): Promise<Readiness>;
   /** Writes the token uses not written yet, then closes; once, however often it is called. */

@@ -208,7 +208,7 @@ if (skip !== undefined) {
     );
     t.match(failure, /Failed to fetch/);
     t.match(seen.problems.join('\n'), /blocked by CORS policy/);
-    const stored = await app.store.listPlants('alice', undefined, 10);
+    const stored = await app.store.forRequest().listPlants('alice', undefined, 10);
     t.same(JSON.parse(stored.json), [], 'the preflight failed, so the create never reached the service');
   });
 }

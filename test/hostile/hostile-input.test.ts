@@ -8,7 +8,7 @@ import { corpus } from './corpus.js';
 async function snapshot(app: Awaited<ReturnType<typeof buildTestApp>>) {
   const users = ['alice', 'bob'];
   return {
-    plants: await Promise.all(users.map((user) => app.store.listPlants(user, undefined, 1000))),
+    plants: await Promise.all(users.map((user) => app.store.forRequest().listPlants(user, undefined, 1000))),
     // Without the last use: the corpus authenticates as alice, and recording that is no change it made.
     tokens: (await app.store.listTokens()).map(({ lastUsedAt: _used, ...token }) => token),
   };
@@ -19,9 +19,9 @@ t.test(`the hostile-input corpus (${corpus.length} requests)`, async (t) => {
   const app = await buildTestApp(t, { rateLimitPerMinute: 0 });
   const alice = bearer(await tokenFor(app, 'alice'));
   await tokenFor(app, 'bob');
-  await app.store.addPlant('alice', { id: 1n, name: 'Fern' });
-  await app.store.addPlant('alice', { id: 9223372036854775807n, name: 'Max', tag: 'edge' });
-  await app.store.addPlant('bob', { id: 1n, name: 'Bob fern' });
+  await app.store.forRequest().addPlant('alice', { id: 1n, name: 'Fern' });
+  await app.store.forRequest().addPlant('alice', { id: 9223372036854775807n, name: 'Max', tag: 'edge' });
+  await app.store.forRequest().addPlant('bob', { id: 1n, name: 'Bob fern' });
   const before = await snapshot(app);
 
   for (const hostile of corpus) {

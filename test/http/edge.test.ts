@@ -156,7 +156,7 @@ t.test('the edge cases, on one app', async (t) => {
   /** Every user's plants, and the tokens without their last use (sending as alice records one: no change a row made). */
   async function snapshot() {
     return {
-      plants: await Promise.all(['alice', 'bob'].map((user) => app.store.listPlants(user, undefined, 1000))),
+      plants: await Promise.all(['alice', 'bob'].map((user) => app.store.forRequest().listPlants(user, undefined, 1000))),
       tokens: (await app.store.listTokens()).map(({ lastUsedAt: _used, ...token }) => token),
     };
   }

@@ -59,7 +59,7 @@ t.test('store calls: start and settle per call, named by store and operation, on
     'each call of the handle, in order',
   );
   const published = events.length;
-  await app.store.listPlants('alice', undefined, 1);
+  await app.store.forRequest().listPlants('alice', undefined, 1);
   t.equal(events.length, published, 'the store itself hands out plain handles: their calls are not published');
 });
 

@@ -68,7 +68,7 @@ t.test('a write whose body is still arriving holds up no other request; once who
 
 t.test('a client that stops reading its answers holds up no request of another connection', async (t) => {
   const { app, port, request } = await listening(t);
-  const store = app.store;
+  const store = app.store.forRequest();
   for (let id = 1; id <= 1000; id++) await store.addPlant('alice', { id: BigInt(id), name: `plant number ${id} `.padEnd(40, '.') });
   // Some 10 MB of answers that are never read (far past the socket's buffers), then a write behind them.
   const stalled = connect(port, '127.0.0.1');

@@ -119,7 +119,7 @@ t.test('list pages follow Link headers in ascending signed id order', async (t) 
 t.test('limit defaults to 100 and accepts 1 to 1000', async (t) => {
   const { alice, app, list } = await setup(t);
   const owner = 'alice';
-  for (let id = 0; id < 105; id++) await app.store.addPlant(owner, { id: BigInt(id), name: `p${id}` });
+  for (let id = 0; id < 105; id++) await app.store.forRequest().addPlant(owner, { id: BigInt(id), name: `p${id}` });
   const first = await list(alice);
   t.equal(first.json().length, 100);
   t.match(first.headers.link, /limit=100&cursor=/);

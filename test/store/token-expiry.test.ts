@@ -10,10 +10,10 @@ t.test('findToken finds a token before its expiry and not after; token list says
   const forever = await createToken(app.store, 'alice');
   const expiring = await createToken(app.store, 'bob', later);
   const expired = await createToken(app.store, 'carol', new Date(Date.now() - 1));
-  t.same(await app.store.findToken(hashToken(forever.token)), { tokenId: forever.id, user: 'alice' });
-  t.same(await app.store.findToken(hashToken(expiring.token)), { tokenId: expiring.id, user: 'bob' });
-  t.equal(await app.store.findToken(hashToken(expired.token)), undefined, 'an expired token is not found');
-  t.equal(await app.store.findToken(hashToken(expired.token)), undefined, 'nor the second time (SQLite: nor from its cache)');
+  t.same(await app.store.forRequest().findToken(hashToken(forever.token)), { tokenId: forever.id, user: 'alice' });
+  t.same(await app.store.forRequest().findToken(hashToken(expiring.token)), { tokenId: expiring.id, user: 'bob' });
+  t.equal(await app.store.forRequest().findToken(hashToken(expired.token)), undefined, 'an expired token is not found');
+  t.equal(await app.store.forRequest().findToken(hashToken(expired.token)), undefined, 'nor the second time (SQLite: nor from its cache)');
 
   const listed = await app.store.listTokens();
   t.match(listed, [

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { queryTimes, type QueryTime } from '../../channels.js';
 import { rowsToRead, toPage, type PlantPage, type PlantRow } from '../../pagination/page.js';
-import type { AddResult, Readiness, Store, StoredPlant, StoreLog, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
+import type { AddResult, PlantStore, Readiness, Store, StoredPlant, StoreLog, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses } from '../token-uses.js';
 import { migrate, openPool, type PoolSettings } from './database.js';
 import { TokenCache } from './token-cache.js';
@@ -66,7 +66,7 @@ interface Create {
   reject(error: unknown): void;
 }
 
-export class PostgresStore implements Store {
+export class PostgresStore implements Store, PlantStore {
   readonly kind = 'postgres';
   readonly #uses = new TokenUses(async (uses) => {
     await this.#run('noteUses', [[...uses.keys()], [...uses.values()].map((at) => new Date(at).toISOString())]);
@@ -109,6 +109,11 @@ export class PostgresStore implements Store {
     } finally {
       queryTimes.publish({ statement, outcome, seconds: (performance.now() - started) / 1000 } satisfies QueryTime);
     }
+  }
+
+  /** Every request shares the pool: nothing is kept between reads, so there is nothing to check once per request. */
+  forRequest(): PlantStore {
+    return this;
   }
 
   /**

@@ -14,7 +14,9 @@
 //    starts with one look at PRAGMA data_version: when another connection (in any process) has
 //    committed since the last look, the caches are dropped (`onForeignCommit`). So every answer
 //    reflects every write acknowledged before its request arrived, here or by another process.
-//    Writes of this store change the caches inside their own transaction.
+//    Writes of this store change the caches inside their own transaction. So once one read of a
+//    request has run in a round, the caches answer its later reads as well as a round would; the
+//    store's request handle does so at once (sqlite-store.ts, forRequest), unless the store stopped.
 // 3. Never waiting on the event loop. The engine sets the connection's busy_timeout to 0: when another
 //    process holds the write lock, writes stay queued (in their order) and try again on timers; past
 //    their bound they are refused with 503 and Retry-After. Reads never wait for a writer (WAL).
@@ -133,6 +135,11 @@ export class Engine {
       this.#queue.push({ kind: 'write', run, resolve: resolve as (value: unknown) => void, reject, deadline, queuedIn });
       this.#schedule();
     });
+  }
+
+  /** A sync failed: the store answers nothing more (guarantee 1), not even from its caches. */
+  get stopped(): boolean {
+    return this.#failure !== undefined;
   }
 
   /** Once the sync under way (if any) has ended, closes the WAL file's handle; the connection is the store's. */

@@ -2,7 +2,7 @@
 // owners. Every statement runs through the engine (engine.ts), which says why answers are durable and fresh.
 import type { LRUCache } from 'lru-cache';
 import { PlantPage, rowsToRead, type PageJson } from '../../pagination/page.js';
-import type { AddResult, Readiness, Store, StoredPlant, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
+import type { PlantStore, Readiness, Store, TokenHash, TokenInfo, TokenOwner } from '../plant-store.js';
 import { TokenUses } from '../token-uses.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { AFTER_SYNC, Engine, type EngineOptions } from './engine.js';
@@ -61,6 +61,25 @@ export class SqliteStore implements Store {
    */
   readonly #tokens = new Map<TokenHash, { owner: TokenOwner; expiresAt: number }>();
   #closing: Promise<void> | undefined;
+  /** The writes of every request's handle: they go to the engine's next write round as they are. */
+  readonly #writes: Pick<PlantStore, 'addPlant' | 'deletePlant'> = {
+    addPlant: (owner, plant) => {
+      const tag = plant.tag ?? null;
+      return this.#engine.write(() => {
+        if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
+          this.#keepPagesBefore(owner, plant.id);
+          return 'created';
+        }
+        const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
+        return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
+      });
+    },
+    deletePlant: (owner, id) =>
+      this.#engine.write(() => {
+        this.#keepPagesBefore(owner, id, true);
+        return this.#sql.delete.run(owner, id).changes === 1;
+      }),
+  };
 
   constructor(path: string, options: Omit<EngineOptions, 'onForeignCommit'> = {}) {
     this.#db = openDatabase(path, options.log);
@@ -80,32 +99,33 @@ export class SqliteStore implements Store {
     );
   }
 
-  // A request's reads run in the engine's rounds, whose look comes after they arrive (engine.ts).
-  findToken(hash: TokenHash): Promise<TokenOwner | undefined> {
-    return this.#engine.read((syncing) => this.#findToken(hash, syncing), 1, true);
-  }
-
-  listPlants(owner: string, after: bigint | undefined, limit: number): Promise<PlantPage> {
-    return this.#engine.read((syncing) => this.#readPage(owner, after, limit, syncing), rowsToRead(limit), true);
-  }
-
-  addPlant(owner: string, plant: StoredPlant): Promise<AddResult> {
-    const tag = plant.tag ?? null;
-    return this.#engine.write(() => {
-      if (this.#sql.insert.run(owner, plant.id, plant.name, tag).changes === 1) {
-        this.#keepPagesBefore(owner, plant.id);
-        return 'created';
-      }
-      const [name, existingTag] = this.#sql.findOne.get(owner, plant.id) as [string, string | null];
-      return name === plant.name && existingTag === tag ? 'unchanged' : 'conflict';
-    });
-  }
-
-  deletePlant(owner: string, id: bigint): Promise<boolean> {
-    return this.#engine.write(() => {
-      this.#keepPagesBefore(owner, id, true);
-      return this.#sql.delete.run(owner, id).changes === 1;
-    });
+  /**
+   * A request's handle. Its first read runs in the engine's next round, whose look comes after the request arrived
+   * (engine.ts, guarantee 2): after that, a first page the cache holds is answered at once, without a round of its own.
+   * That round is a turn of the event loop a first page no longer waits for: about 1.8 µs of 24 of CPU a request
+   * (bench/findings.md, issue 54).
+   */
+  forRequest(): PlantStore {
+    let looked = false;
+    const read = <T>(run: (syncing: boolean) => T | typeof AFTER_SYNC, rows: number) =>
+      this.#engine.read(
+        (syncing) => {
+          looked = true;
+          return run(syncing);
+        },
+        rows,
+        true,
+      );
+    return {
+      findToken: (hash) => read((syncing) => this.#findToken(hash, syncing), 1),
+      listPlants: (owner, after, limit) => {
+        const cached = looked && after === undefined && !this.#engine.stopped ? this.#pageCache?.get(owner)?.get(limit) : undefined;
+        if (cached !== undefined) return Promise.resolve(cached);
+        return read((syncing) => this.#readPage(owner, after, limit, syncing), rowsToRead(limit));
+      },
+      addPlant: this.#writes.addPlant,
+      deletePlant: this.#writes.deletePlant,
+    };
   }
 
   /**

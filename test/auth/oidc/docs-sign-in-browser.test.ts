@@ -57,7 +57,7 @@ if (skip !== undefined) {
     await create.locator('button.execute').click();
     t.equal(await liveStatus(create), '200', 'POST /plants answered 200 in the response panel');
     t.equal(
-      (await app.store.listPlants('oidc:browser-user', undefined, 10)).json,
+      (await app.store.forRequest().listPlants('oidc:browser-user', undefined, 10)).json,
       '[{"name":"Signed-in fern"}]',
       'stored for the provider user',
     );

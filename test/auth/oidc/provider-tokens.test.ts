@@ -236,7 +236,7 @@ t.test('a discovery document for another issuer is refused as a misconfiguration
 
 /** The owner's first page as the store has it, straight from the store rather than through a token. */
 async function storedJson(app: FastifyInstance, owner: string): Promise<string> {
-  return (await app.store.listPlants(owner, undefined, 10)).json;
+  return (await app.store.forRequest().listPlants(owner, undefined, 10)).json;
 }
 
 /** Repeats the request until it answers `status`: the 503 back-off has to pass first. */

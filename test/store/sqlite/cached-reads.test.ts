@@ -12,13 +12,14 @@ import type { PlantPage } from '../../../src/pagination/page.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../../helpers/app.js';
 import { projectRoot } from '../../helpers/paths.js';
+import { until } from '../../helpers/until.js';
 
 function openStore(t: Test, path = join(tempDir(t), 'plants.db')) {
   const store = new SqliteStore(path);
   t.teardown(() => store.close());
-  const writer = store;
+  const writer = store.forRequest();
   /** A first page, read by a new request. */
-  const firstPage = (owner: string, limit: number) => store.listPlants(owner, undefined, limit);
+  const firstPage = (owner: string, limit: number) => store.forRequest().listPlants(owner, undefined, limit);
   return { store, writer, firstPage, path };
 }
 
@@ -62,8 +63,8 @@ t.test('pages, cached or not, are the plain query serialized: same text, same ne
       const plain = plainPage(path, 'alice', after, limit);
       // A first page twice: read from the database, then from the cache.
       for (const page of after === undefined
-        ? [await store.listPlants('alice', after, limit), await store.listPlants('alice', after, limit)]
-        : [await store.listPlants('alice', after, limit)]) {
+        ? [await store.forRequest().listPlants('alice', after, limit), await store.forRequest().listPlants('alice', after, limit)]
+        : [await store.forRequest().listPlants('alice', after, limit)]) {
         t.same(JSON.parse(page.json), plain.plants, `limit ${limit} after ${after}`);
         t.equal(page.json, plain.json, `limit ${limit} after ${after}: byte for byte`);
         t.equal(page.lastId, plain.lastId, `limit ${limit} after ${after}: next cursor`);
@@ -73,8 +74,8 @@ t.test('pages, cached or not, are the plain query serialized: same text, same ne
       after = plain.lastId;
     }
   }
-  t.equal((await store.listPlants('nobody', undefined, 10)).json, '[]');
-  t.same(await store.listPlants('alice', 9223372036854775807n, 10), { json: '[]' });
+  t.equal((await store.forRequest().listPlants('nobody', undefined, 10)).json, '[]');
+  t.same(await store.forRequest().listPlants('alice', 9223372036854775807n, 10), { json: '[]' });
 });
 
 t.test('printable text comes out byte for byte as JSON.stringify writes it', async (t) => {
@@ -82,7 +83,7 @@ t.test('printable text comes out byte for byte as JSON.stringify writes it', asy
   await writer.addPlant('alice', { id: 1n, name: 'quote " back\\slash émoji 🌵 \u2028 </script>', tag: '' });
   await writer.addPlant('alice', { id: 2n, name: 'no tag' });
   const { plants } = plainPage(path, 'alice', undefined, 10);
-  t.equal((await store.listPlants('alice', undefined, 10)).json, JSON.stringify(plants));
+  t.equal((await store.forRequest().listPlants('alice', undefined, 10)).json, JSON.stringify(plants));
 });
 
 t.test("a cached first page follows this store's own writes", async (t) => {
@@ -106,23 +107,23 @@ t.test("a cached first page follows this store's own writes", async (t) => {
 t.test("another connection's commit drops the cached pages", async (t) => {
   const { store, writer, path } = openStore(t);
   await writer.addPlant('alice', { id: 1n, name: 'a' });
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['a']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a']);
   const other = new Database(path);
   other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 2, 'from elsewhere')").run();
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['a', 'from elsewhere'], 'after an insert');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a', 'from elsewhere'], 'after an insert');
   other.prepare("DELETE FROM plants WHERE owner = 'alice' AND id = 1").run();
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['from elsewhere'], 'after a delete');
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['from elsewhere'], 'after a delete');
   other.close();
 });
 
 t.test("another process's commit drops the cached pages", async (t) => {
   const { store, writer, path } = openStore(t);
   await writer.addPlant('alice', { id: 1n, name: 'a' });
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['a']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['a']);
   const write = `const D = require('better-sqlite3'); const db = new D(process.argv[1]); db.pragma('busy_timeout = 5000');
     db.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 0, 'from another process')").run(); db.close();`;
   execFileSync(process.execPath, ['-e', write, path], { cwd: projectRoot });
-  t.same(names(await store.listPlants('alice', undefined, 10)), ['from another process', 'a']);
+  t.same(names(await store.forRequest().listPlants('alice', undefined, 10)), ['from another process', 'a']);
 });
 
 t.test('the page cache keeps within its budget, dropping the owners used least recently', async (t) => {
@@ -135,7 +136,7 @@ t.test('the page cache keeps within its budget, dropping the owners used least r
   })();
   other.close();
   const first = await firstPage('user-0', 10);
-  await store.findToken('warm'); // the look after the bulk insert
+  await store.forRequest().findToken('warm'); // the look after the bulk insert
   t.equal(await firstPage('user-0', 10), first, 'cached while the cache has room');
   for (let i = 1; i < owners; i++) await firstPage(`user-${i}`, 10);
   const last = await firstPage(`user-${owners - 1}`, 10);
@@ -147,17 +148,17 @@ t.test('a read looks for other writers first, whether it reads a token or a cach
   const { store, writer, path } = openStore(t);
   const { token } = await createToken(store, 'alice');
   await writer.addPlant('alice', { id: 1n, name: 'a' });
-  await store.listPlants('alice', undefined, 10); // cached
+  await store.forRequest().listPlants('alice', undefined, 10); // cached
   const other = new Database(path);
   t.teardown(() => other.close());
   const insert = other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', ?, 'elsewhere')");
 
   insert.run(2);
-  const first = store;
+  const first = store.forRequest();
   t.same(await first.findToken(hashToken(token)), { tokenId: 1, user: 'alice' });
   t.same(names(await first.listPlants('alice', undefined, 10)), ['a', 'elsewhere'], 'the token read looked for the commit');
 
-  const second = store;
+  const second = store.forRequest();
   insert.run(3);
   t.same(
     names(await second.listPlants('alice', undefined, 10)),
@@ -166,7 +167,7 @@ t.test('a read looks for other writers first, whether it reads a token or a cach
   );
 
   other.prepare("UPDATE tokens SET revoked_at = 'now'").run();
-  t.equal(await store.findToken(hashToken(token)), undefined, 'a token revoked elsewhere is not found by the next request');
+  t.equal(await store.forRequest().findToken(hashToken(token)), undefined, 'a token revoked elsewhere is not found by the next request');
 });
 
 t.test('creating a plant after a full first page keeps that page; anything that can change it drops it', async (t) => {
@@ -216,7 +217,7 @@ t.test('cached first pages always equal the database, over random writes from he
     else if (action === 2) elsewhere.add.run(id);
     else if (action === 3) elsewhere.delete.run(id);
     for (const limit of [1, 3, 8, 50]) {
-      const cached = await store.listPlants('alice', undefined, limit);
+      const cached = await store.forRequest().listPlants('alice', undefined, limit);
       const truth = plainPage(path, 'alice', undefined, limit);
       if (cached.json !== truth.json || cached.lastId !== truth.lastId) {
         t.fail(`step ${step}, limit ${limit}: cached ${cached.json} ${cached.lastId}, database ${truth.json} ${truth.lastId}`);
@@ -237,9 +238,9 @@ t.test('pages of 1,000 asked for in one turn, read in several rounds, answer as 
   other.close();
   const afters = [0n, 100n, 200n];
   const pages = await Promise.all([
-    ...afters.map((after) => store.listPlants('alice', after, 1000)),
+    ...afters.map((after) => store.forRequest().listPlants('alice', after, 1000)),
     firstPage('alice', 1000),
-    store.findToken(hashToken('pst_unknown')),
+    store.forRequest().findToken(hashToken('pst_unknown')),
   ]);
   [...afters, undefined].forEach((after, i) => {
     const plain = plainPage(path, 'alice', after, 1000);
@@ -249,17 +250,40 @@ t.test('pages of 1,000 asked for in one turn, read in several rounds, answer as 
   t.equal(pages[4], undefined, 'the token read answered too');
 });
 
-t.test('each read of a request looks for commits elsewhere first, a cached first page included', async (t) => {
+t.test("after its request's look, a cached first page is answered at once, without a round; a new request looks again", async (t) => {
   const { store, writer, firstPage, path } = openStore(t);
   await writer.addPlant('alice', { id: 1n, name: 'a' });
   const { token } = await createToken(store, 'alice');
   const cached = await firstPage('alice', 10);
-  const request = store;
-  t.same(await request.findToken(hashToken(token)), { tokenId: 1, user: 'alice' });
-  t.equal(await request.listPlants('alice', undefined, 10), cached, 'cached while nothing changed');
+  const request = store.forRequest();
+  let answered: PlantPage | undefined;
+  void request.listPlants('alice', undefined, 10).then((page) => (answered = page));
+  await Promise.resolve();
+  await Promise.resolve();
+  t.equal(answered, undefined, "a request's first read waits for a round, even for a cached page");
+  await until(() => answered !== undefined, 5000, 'the round');
+  t.equal(answered, cached);
+
+  const next = store.forRequest();
+  t.same(await next.findToken(hashToken(token)), { tokenId: 1, user: 'alice' });
+  let atOnce: PlantPage | undefined;
+  void next.listPlants('alice', undefined, 10).then((page) => (atOnce = page));
+  await Promise.resolve();
+  await Promise.resolve();
+  t.equal(atOnce, cached, 'after its look, the cached page came in the same turn, before any round could run');
+  let later: PlantPage | undefined;
+  const laterPage = next.listPlants('alice', 1n, 10).then((page) => (later = page));
+  await Promise.resolve();
+  await Promise.resolve();
+  t.equal(later, undefined, 'a page at a cursor waits for a round');
+  await laterPage;
 
   const other = new Database(path);
   t.teardown(() => other.close());
   other.prepare("INSERT INTO plants (owner, id, name) VALUES ('alice', 0, 'first')").run();
-  t.same(names(await request.listPlants('alice', undefined, 10)), ['first', 'a'], 'the same request, after that commit, sees it');
+  t.same(
+    names(await store.forRequest().listPlants('alice', undefined, 10)),
+    ['first', 'a'],
+    'a request that arrives after that commit sees it',
+  );
 });

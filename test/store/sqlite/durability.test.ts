@@ -28,7 +28,7 @@ function openStore(t: Test) {
   };
   const store = new SqliteStore(path, { syncFile });
   const commits = countCommits(t);
-  const writer = store;
+  const writer = store.forRequest();
   t.teardown(async () => {
     holding = false; // closing writes the token uses noted: their sync runs at once
     while (held.length > 0) held.shift()!();
@@ -76,15 +76,15 @@ t.test('a write is answered only after a sync that began after its COMMIT', asyn
 t.test('no read of this process sees a write before it is durable, cached first pages included', async (t) => {
   const { store, writer, release } = openStore(t);
   await Promise.all([writer.addPlant('alice', plant(10n)), release()]);
-  const request = store;
+  const request = store.forRequest();
   t.same(idsOf((await request.listPlants('alice', undefined, 20)).json), ['plant 10'], 'the first page, now cached');
 
   // A plant that lands on the cached page, committed, its sync held.
   const write = watch(writer.addPlant('alice', plant(5n)));
   await turns();
   const sameRequest = watch(request.listPlants('alice', undefined, 20)); // this request has read already
-  const nextRequest = watch(store.listPlants('alice', undefined, 20));
-  const atCursor = watch(store.listPlants('alice', 1n, 20));
+  const nextRequest = watch(store.forRequest().listPlants('alice', undefined, 20));
+  const atCursor = watch(store.forRequest().listPlants('alice', 1n, 20));
   await turns();
   t.notOk(sameRequest.settled || nextRequest.settled || atCursor.settled || write.settled, 'every read waits for the sync');
   await release();
@@ -120,7 +120,7 @@ t.test('reads waiting for a sync go before the writes waiting with them', async 
   const { store, writer, release } = openStore(t);
   const first = watch(writer.addPlant('alice', plant(1n)));
   await turns();
-  const read = watch(store.listPlants('alice', undefined, 20));
+  const read = watch(store.forRequest().listPlants('alice', undefined, 20));
   const write = watch(writer.addPlant('alice', plant(2n)));
   await release();
   await until(() => first.settled && read.settled, 5000, 'the first write and the read answered');
@@ -134,20 +134,20 @@ t.test('during a sync a known token and the first pages the commit left alone ar
   const { store, writer, release } = openStore(t);
   const created = Promise.all([store.addTokens('alice', [hashToken('pst_known')]), store.addTokens('bob', [hashToken('pst_unread')])]);
   const [[[knownId = NaN]]] = await Promise.all([created, writer.addPlant('alice', plant(10n)), release()]);
-  const warm = store;
+  const warm = store.forRequest();
   t.same(await warm.findToken(hashToken('pst_known')), { tokenId: knownId, user: 'alice' });
   const page = await warm.listPlants('alice', undefined, 20); // both cached now
 
   const write = watch(writer.addPlant('bob', plant(1n))); // another owner: alice's page stays
   await turns();
-  const request = store;
+  const request = store.forRequest();
   const owner = watch(request.findToken(hashToken('pst_known')));
-  const unread = watch(store.findToken(hashToken('pst_unread')));
-  const atCursor = watch(store.listPlants('alice', 1n, 20));
+  const unread = watch(store.forRequest().findToken(hashToken('pst_unread')));
+  const atCursor = watch(store.forRequest().listPlants('alice', 1n, 20));
   await until(() => owner.settled, 5000, 'the known token checked during the sync');
   t.same(owner.value, { tokenId: knownId, user: 'alice' });
   t.equal(await request.listPlants('alice', undefined, 20), page, 'the cached first page answered during the sync');
-  t.equal(await store.listPlants('alice', undefined, 20), page, 'also as the first read of a request');
+  t.equal(await store.forRequest().listPlants('alice', undefined, 20), page, 'also as the first read of a request');
   await turns();
   t.notOk(write.settled || unread.settled || atCursor.settled, 'the write, a token never read and a page to read wait');
   await release();
@@ -156,7 +156,7 @@ t.test('during a sync a known token and the first pages the commit left alone ar
 
   const revoke = watch(store.revokeToken(knownId));
   await turns();
-  const afterRevoke = watch(store.findToken(hashToken('pst_known')));
+  const afterRevoke = watch(store.forRequest().findToken(hashToken('pst_known')));
   await turns();
   t.notOk(revoke.settled || afterRevoke.settled, 'a token whose revocation is being synced is not checked from the cache');
   await release();
@@ -167,16 +167,20 @@ t.test('during a sync a known token and the first pages the commit left alone ar
 t.test('a failed sync stops the store: its writes and everything after are refused, and it is not ready', async (t) => {
   const { store, writer, held, release, failOnce } = openStore(t);
   await Promise.all([writer.addPlant('alice', plant(1n)), release()]);
+  const looked = store.forRequest();
+  t.equal(await looked.findToken('x'), undefined);
+  await looked.listPlants('bob', undefined, 20); // now cached, and this request has had its look
   failOnce();
   const write = watch(writer.addPlant('alice', plant(2n)));
   await until(() => held.length > 0, 5000, 'its commit made, its sync asked for');
-  const read = watch(store.listPlants('alice', undefined, 20));
+  const read = watch(store.forRequest().listPlants('alice', undefined, 20));
   await release();
   await until(() => write.settled && read.settled, 5000, 'both refused');
   t.match(String(write.error), /WAL file could not be synced to disk \(EIO.*restart Plant Store/);
   t.equal(read.error, write.error, 'the read waiting for it too: it would have seen the write');
   await t.rejects(writer.addPlant('alice', plant(3n)), /could not be synced/, 'a later write');
-  await t.rejects(store.findToken('x'), /could not be synced/, 'a later read');
+  await t.rejects(store.forRequest().findToken('x'), /could not be synced/, 'a later read');
+  await t.rejects(looked.listPlants('bob', undefined, 20), /could not be synced/, 'a cached page, to a request that has looked');
   t.not(await store.readiness(), 'ready', '/readyz fails');
 });
 

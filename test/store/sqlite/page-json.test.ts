@@ -40,7 +40,7 @@ t.test("SQLite's page text is toPage's of the same rows: every character, id ord
   t.teardown(() => store.close());
   const names = awkwardNames();
   const ids = spreadIds(names.length);
-  const writer = store;
+  const writer = store.forRequest();
   // Every third plant has no tag; the others repeat their name as the tag.
   await Promise.all(ids.map((id, i) => writer.addPlant('alice', { id, name: names[i]!, ...(i % 3 !== 0 && { tag: names[i] }) })));
   await writer.addPlant('bob', { id: 0n, name: 'not alice' });
@@ -52,7 +52,7 @@ t.test("SQLite's page text is toPage's of the same rows: every character, id ord
     let pages = 0;
     let plants = 0;
     for (;;) {
-      const page = await store.listPlants('alice', after, limit);
+      const page = await store.forRequest().listPlants('alice', after, limit);
       const plain = plainPage('alice', after, limit);
       for (const key of ['json', 'listingJson', 'lastId', 'cursor', 'nextId'] as const) {
         if (page[key] !== plain[key]) differences.push(`page ${pages}: ${key}`);
@@ -65,6 +65,6 @@ t.test("SQLite's page text is toPage's of the same rows: every character, id ord
     t.same(differences, [], `limit ${limit}: ${pages} pages, each the same as toPage's`);
     t.equal(plants, names.length, `limit ${limit}: every plant once`);
   }
-  t.equal((await store.listPlants('carol', undefined, 10)).json, '[]', 'no plants: an empty page');
-  t.equal((await store.listPlants('carol', undefined, 10)).listingJson, '[]');
+  t.equal((await store.forRequest().listPlants('carol', undefined, 10)).json, '[]', 'no plants: an empty page');
+  t.equal((await store.forRequest().listPlants('carol', undefined, 10)).listingJson, '[]');
 });

@@ -45,7 +45,7 @@ t.test('a file from an older version is upgraded in place, keeping its plants', 
 
   const { store } = openStore(t, path);
   t.equal(filePragma(path, 'user_version'), migrations.length);
-  t.same(await store.listPlants('alice', undefined, 10), { json: '[{"name":"Old plant"}]' });
+  t.same(await store.forRequest().listPlants('alice', undefined, 10), { json: '[{"name":"Old plant"}]' });
   t.equal(await store.countTokens(), 0, 'the tokens table was added');
 });
 
@@ -76,8 +76,8 @@ t.test('a file of schema 2 gains expiry and last use in place; its tokens keep w
       expired: false,
     },
   ]);
-  t.same(await store.findToken(hashToken(token)), { tokenId: 1, user: 'alice' }, 'the old token still works');
-  t.same(await store.listPlants('alice', undefined, 10), { json: '[{"name":"Kept"}]' });
+  t.same(await store.forRequest().findToken(hashToken(token)), { tokenId: 1, user: 'alice' }, 'the old token still works');
+  t.same(await store.forRequest().listPlants('alice', undefined, 10), { json: '[{"name":"Kept"}]' });
   await store.close();
   const reader = new Database(path, { readonly: true });
   t.match(
@@ -139,12 +139,12 @@ t.test('concurrent writes share one commit, and each outcome is its own', async 
   const { store, path } = openStore(t);
   const commits = countCommits(t);
   const results = await Promise.all([
-    store.addPlant('alice', { id: 1n, name: 'a' }),
-    store.addPlant('alice', { id: 1n, name: 'b' }),
-    store.addPlant('alice', { id: 1n, name: 'a' }),
-    store.addPlant('bob', { id: 1n, name: 'b' }),
-    store.deletePlant('alice', 99n),
-    ...Array.from({ length: 50 }, (_, i) => store.addPlant('carol', { id: BigInt(i), name: `c${i}`, tag: 't' })),
+    store.forRequest().addPlant('alice', { id: 1n, name: 'a' }),
+    store.forRequest().addPlant('alice', { id: 1n, name: 'b' }),
+    store.forRequest().addPlant('alice', { id: 1n, name: 'a' }),
+    store.forRequest().addPlant('bob', { id: 1n, name: 'b' }),
+    store.forRequest().deletePlant('alice', 99n),
+    ...Array.from({ length: 50 }, (_, i) => store.forRequest().addPlant('carol', { id: BigInt(i), name: `c${i}`, tag: 't' })),
   ]);
   t.same(results.slice(0, 5), ['created', 'conflict', 'unchanged', 'created', false]);
   t.equal(commits.count, 1, '55 writes, one transaction');
@@ -156,11 +156,11 @@ t.test('concurrent writes share one commit, and each outcome is its own', async 
 
 t.test('pages continue after the last id of the previous page', async (t) => {
   const { store } = openStore(t);
-  await store.addPlant('alice', { id: 1n, name: 'a' });
-  t.equal(await store.addPlant('alice', { id: 2n, name: 'b' }), 'created');
-  t.same(JSON.parse((await store.listPlants('alice', undefined, 10)).json), [{ name: 'a' }, { name: 'b' }]);
-  t.same(JSON.parse((await store.listPlants('alice', 1n, 10)).json), [{ name: 'b' }]);
-  t.same(await store.listPlants('alice', undefined, 1), {
+  await store.forRequest().addPlant('alice', { id: 1n, name: 'a' });
+  t.equal(await store.forRequest().addPlant('alice', { id: 2n, name: 'b' }), 'created');
+  t.same(JSON.parse((await store.forRequest().listPlants('alice', undefined, 10)).json), [{ name: 'a' }, { name: 'b' }]);
+  t.same(JSON.parse((await store.forRequest().listPlants('alice', 1n, 10)).json), [{ name: 'b' }]);
+  t.same(await store.forRequest().listPlants('alice', undefined, 1), {
     json: '[{"name":"a"}]',
     lastId: 1n,
     cursor: encodeCursor(1n),
